@@ -1,0 +1,109 @@
+/**
+ * `audit(dag, events)`: the report of DESIGN §4, built from the literal predicates. The fold
+ * stops at a log-integrity fault; the predicates and legality are then judged over the prefix
+ * before it.
+ */
+import type { Dag } from "./dag.js";
+import { integrityMessage, LogIntegrityError } from "./events.js";
+import {
+  firstViolation,
+  type StepInvariantName,
+  trajectory,
+  unjustifiedProvenNodes,
+} from "./invariants.js";
+import {
+  ILLEGAL_EVENTS_LISTED_MAX,
+  type IllegalEvent,
+  type IntegrityReport,
+  type InvariantsReport,
+  type Report,
+  type StepVerdict,
+  type TornTail,
+} from "./report.js";
+import { initialState, type ModelState, STATUSES, type Status } from "./state.js";
+import { eventLegality } from "./transitions.js";
+
+export interface AuditSource {
+  /** 1-based journal line of each event, when the events come from a file. */
+  readonly lines?: readonly number[];
+  readonly tornTail?: TornTail | null;
+}
+
+export function audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
+  const { final, fault } = foldUntilFault(dag, events);
+  const valid = fault === null ? events : events.slice(0, fault.index);
+  const lineOf = (index: number) =>
+    source.lines === undefined ? {} : { line: source.lines[index] as number };
+
+  const stepVerdict = (name: StepInvariantName): StepVerdict => {
+    const violation = firstViolation(name, dag, valid);
+    return violation === null
+      ? { holds: true }
+      : { holds: false, index: violation.index, ...lineOf(violation.index), node: violation.node };
+  };
+  const tampered = unjustifiedProvenNodes(dag, valid);
+  const invariants: InvariantsReport = {
+    phaseMonotonic: stepVerdict("phaseMonotonic"),
+    noPendingProven: stepVerdict("noPendingProven"),
+    tamperEvident: tampered.length === 0 ? { holds: true } : { holds: false, nodes: tampered },
+    dagPreserved: stepVerdict("dagPreserved"),
+    scheduleCorrect: stepVerdict("scheduleCorrect"),
+    surfaceMonotonic: stepVerdict("surfaceMonotonic"),
+  };
+
+  const illegal: IllegalEvent[] = [];
+  let illegalCount = 0;
+  for (const { index, event, before } of trajectory(dag, valid)) {
+    const reason = eventLegality(before, event);
+    if (reason === null) continue;
+    illegalCount += 1;
+    if (illegal.length < ILLEGAL_EVENTS_LISTED_MAX) {
+      illegal.push({ index, ...lineOf(index), kind: event.kind, node: event.id, reason });
+    }
+  }
+
+  const integrity: IntegrityReport | null =
+    fault === null
+      ? null
+      : {
+          index: fault.index,
+          ...lineOf(fault.index),
+          reason: fault.reason,
+          message: integrityMessage(fault.fault),
+        };
+  const conformant =
+    integrity === null && Object.values(invariants).every((verdict) => verdict.holds);
+  return {
+    conformant,
+    strictlyConformant: conformant && illegalCount === 0,
+    events: events.length,
+    integrity,
+    tornTail: source.tornTail ?? null,
+    invariants,
+    legality: { illegal: illegalCount, first: illegal },
+    final: { counts: statusCounts(final) },
+  };
+}
+
+function foldUntilFault(
+  dag: Dag,
+  events: readonly unknown[],
+): { final: ModelState; fault: LogIntegrityError | null } {
+  let final = initialState(dag);
+  try {
+    for (const step of trajectory(dag, events)) final = step.after;
+    return { final, fault: null };
+  } catch (error) {
+    if (error instanceof LogIntegrityError) return { final, fault: error };
+    throw error;
+  }
+}
+
+function statusCounts(state: ModelState): Record<Status, number> {
+  const counts = Object.fromEntries(STATUSES.map((status) => [status, 0])) as Record<
+    Status,
+    number
+  >;
+  for (const node of state.nodes) counts[node.status] += 1;
+  return counts;
+}

@@ -1,0 +1,106 @@
+/**
+ * The work DAG: nodes with dependency ids. `makeDag` is the only constructor and it is total —
+ * it returns a valid DAG or a rejection, checked in the order of DESIGN §1 (first failure
+ * wins). Everything that receives a `Dag` may assume it is valid.
+ */
+
+export interface DagNode {
+  readonly id: string;
+  readonly deps: readonly string[];
+}
+
+export interface Dag {
+  readonly nodes: readonly DagNode[];
+  /** Position of each id in `nodes`; node states are kept in this order. */
+  readonly positionById: ReadonlyMap<string, number>;
+}
+
+export type DagRejectionReason = "duplicate-id" | "dangling-dependency" | "cycle";
+
+export interface DagRejection {
+  readonly reason: DagRejectionReason;
+  /** duplicate-id: the id; dangling-dependency: the node, then the missing dep; cycle: the stuck nodes in code-point order. */
+  readonly ids: readonly string[];
+}
+
+export type MakeDagResult =
+  | { readonly ok: true; readonly dag: Dag }
+  | { readonly ok: false; readonly rejection: DagRejection };
+
+export function makeDag(nodes: readonly DagNode[]): MakeDagResult {
+  const positionById = new Map<string, number>();
+  for (const [position, node] of nodes.entries()) {
+    if (positionById.has(node.id)) {
+      return { ok: false, rejection: { reason: "duplicate-id", ids: [node.id] } };
+    }
+    positionById.set(node.id, position);
+  }
+  for (const node of nodes) {
+    const missing = node.deps.find((dep) => !positionById.has(dep));
+    if (missing !== undefined) {
+      return { ok: false, rejection: { reason: "dangling-dependency", ids: [node.id, missing] } };
+    }
+  }
+  const frozen = Object.freeze(
+    nodes.map((n) => Object.freeze({ id: n.id, deps: Object.freeze([...n.deps]) })),
+  );
+  const dag: Dag = Object.freeze({ nodes: frozen, positionById });
+  const layering = kahnLayers(dag);
+  if (layering.stuck.length > 0) {
+    return { ok: false, rejection: { reason: "cycle", ids: layering.stuck } };
+  }
+  return { ok: true, dag };
+}
+
+/** The Kahn schedule: each layer holds the nodes whose deps all sit in earlier layers. */
+export function dagLayers(dag: Dag): string[][] {
+  return kahnLayers(dag).layers;
+}
+
+function kahnLayers(dag: Dag): { layers: string[][]; stuck: string[] } {
+  const unmetDeps = new Map<string, number>();
+  const dependents = new Map<string, string[]>(dag.nodes.map((node) => [node.id, []]));
+  for (const node of dag.nodes) {
+    const deps = new Set(node.deps);
+    unmetDeps.set(node.id, deps.size);
+    for (const dep of deps) dependents.get(dep)?.push(node.id);
+  }
+  const layers: string[][] = [];
+  let layer = dag.nodes.filter((node) => unmetDeps.get(node.id) === 0).map((node) => node.id);
+  while (layer.length > 0) {
+    layers.push(layer.sort(compareCodePoints));
+    const next: string[] = [];
+    for (const id of layer) {
+      for (const dependent of dependents.get(id) ?? []) {
+        const unmet = (unmetDeps.get(dependent) ?? 0) - 1;
+        unmetDeps.set(dependent, unmet);
+        if (unmet === 0) next.push(dependent);
+      }
+    }
+    layer = next;
+  }
+  const stuck = dag.nodes
+    .filter((node) => (unmetDeps.get(node.id) ?? 0) > 0)
+    .map((node) => node.id);
+  return { layers, stuck: stuck.sort(compareCodePoints) };
+}
+
+/**
+ * Orders strings by Unicode code point, as the seed's `string<` does. JavaScript's `<` compares
+ * UTF-16 code units, which puts an astral character (a surrogate pair) before U+E000–U+FFFF.
+ * A lone surrogate compares as its own code unit value.
+ */
+export function compareCodePoints(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ca = a.codePointAt(i) as number;
+    const cb = b.codePointAt(j) as number;
+    if (ca !== cb) return ca < cb ? -1 : 1;
+    i += ca > 0xffff ? 2 : 1;
+    j += cb > 0xffff ? 2 : 1;
+  }
+  const aHasMore = i < a.length;
+  const bHasMore = j < b.length;
+  return aHasMore === bHasMore ? 0 : aHasMore ? 1 : -1;
+}

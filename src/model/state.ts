@@ -1,0 +1,91 @@
+/**
+ * Node state and model state. A model state is immutable: every transition returns a new one
+ * that shares the unchanged node states with its predecessor.
+ */
+import type { Dag } from "./dag.js";
+import type { Event } from "./events.js";
+
+export const STATUSES = [
+  "queued",
+  "dispatched",
+  "landed",
+  "proven",
+  "quarantined",
+  "rework",
+  "skipped",
+  "escalated",
+] as const;
+export type Status = (typeof STATUSES)[number];
+
+/** Absorbing statuses: no public transition starts from them. */
+export const TERMINAL_STATUSES: ReadonlySet<Status> = new Set(["proven", "skipped", "escalated"]);
+
+export type Validation = "pending" | "proven" | "failed";
+export type GateMode = "gated" | "degraded";
+
+export interface Deposit {
+  readonly validation: Validation;
+  readonly mode: GateMode;
+  readonly phase: number;
+}
+
+export interface NodeState {
+  readonly status: Status;
+  readonly phase: number;
+  readonly deposit: Deposit | null;
+  /**
+   * The node's file surface. The public API only ever stores an array of strings, but the fold
+   * stores a logged payload verbatim, so a raw journal can put anything here; the
+   * surfaceMonotonic invariant is what judges it.
+   */
+  readonly surface: unknown;
+}
+
+/** The event log, newest first, sharing its tail with every earlier state's log. */
+export type EventLog = {
+  readonly event: Event;
+  readonly length: number;
+  readonly earlier: EventLog;
+} | null;
+
+export interface ModelState {
+  readonly dag: Dag;
+  /** One state per DAG node, in DAG order. */
+  readonly nodes: readonly NodeState[];
+  readonly log: EventLog;
+}
+
+const QUEUED: NodeState = Object.freeze({
+  status: "queued",
+  phase: 0,
+  deposit: null,
+  surface: Object.freeze([]),
+});
+
+export function initialState(dag: Dag): ModelState {
+  return Object.freeze({ dag, nodes: Object.freeze(dag.nodes.map(() => QUEUED)), log: null });
+}
+
+export function nodeState(state: ModelState, id: string): NodeState | undefined {
+  const position = state.dag.positionById.get(id);
+  return position === undefined ? undefined : state.nodes[position];
+}
+
+export function loggedEvents(state: ModelState): Event[] {
+  const events: Event[] = [];
+  for (let entry = state.log; entry !== null; entry = entry.earlier) events.push(entry.event);
+  return events.reverse();
+}
+
+export function logLength(state: ModelState): number {
+  return state.log?.length ?? 0;
+}
+
+export function isStringArray(value: unknown): value is readonly string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === "string");
+}
+
+/** The paths of a surface; a malformed surface (only a raw log can make one) holds none. */
+export function surfacePaths(surface: unknown): readonly string[] {
+  return isStringArray(surface) ? surface : [];
+}
