@@ -1,0 +1,80 @@
+/**
+ * Reading journal files from disk: the reader is chosen by extension (`.lisp-expr` is the
+ * librecode runtime journal, anything else JSONL) and the DAG comes from `--dag` or the
+ * journal's header.
+ */
+import type { Dag } from "../model/dag.js";
+import type { TornTail } from "../model/report.js";
+import { dagDifference } from "./dag-difference.js";
+import { parseDagFile } from "./dag-file.js";
+import { JournalError } from "./errors.js";
+import type { Journal } from "./journal.js";
+import { readJsonlJournal } from "./jsonl.js";
+import { readLispExprJournal } from "./lisp-expr.js";
+import { readFileBytes } from "./read-file-bytes.js";
+
+export { JournalError } from "./errors.js";
+export type { Journal } from "./journal.js";
+
+/** A journal read from a file, with the DAG it is audited against. */
+export interface JournalFile {
+  readonly file: string;
+  readonly dag: Dag;
+  readonly events: readonly unknown[];
+  /** `events[i]` came from the 1-based line `lines[i]`. */
+  readonly lines: readonly number[];
+  readonly tornTail: TornTail | null;
+}
+
+export interface ReadJournalOptions {
+  /** A DAG file; required when the journal has no header, checked against it when it has. */
+  readonly dagPath?: string | undefined;
+}
+
+export function readJournalFile(path: string, options: ReadJournalOptions = {}): JournalFile {
+  const journal = readJournal(path);
+  const dag = journalDag(path, journal.dag, options.dagPath);
+  const { events, lines, tornTail } = journal;
+  return { file: path, dag, events, lines, tornTail };
+}
+
+/**
+ * The DAG a file describes, for `layers`: a JSONL journal's header, or else the file read as a
+ * DAG file.
+ */
+export function readDagOf(path: string): Dag {
+  if (isLispExprJournal(path)) {
+    const detail =
+      "expected a DAG file or a JSONL journal with a header, found a .lisp-expr journal, which carries no DAG";
+    throw new JournalError(path, detail);
+  }
+  const bytes = readFileBytes(path);
+  return readJsonlJournal(bytes, path).dag ?? parseDagFile(bytes, path);
+}
+
+function readJournal(path: string): Journal {
+  const bytes = readFileBytes(path);
+  return isLispExprJournal(path) ? readLispExprJournal(bytes, path) : readJsonlJournal(bytes, path);
+}
+
+function isLispExprJournal(path: string): boolean {
+  return path.endsWith(".lisp-expr");
+}
+
+function journalDag(path: string, headerDag: Dag | null, dagPath: string | undefined): Dag {
+  if (dagPath === undefined) {
+    if (headerDag !== null) return headerDag;
+    const remedy = isLispExprJournal(path)
+      ? "a .lisp-expr journal carries none: pass --dag FILE"
+      : 'add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE';
+    throw new JournalError(path, `no DAG: ${remedy}`);
+  }
+  const dag = parseDagFile(readFileBytes(dagPath), dagPath);
+  if (headerDag === null) return dag;
+  const difference = dagDifference(headerDag, dag, { dag: "the header", other: dagPath });
+  if (difference === null) return dag;
+  throw new JournalError(
+    path,
+    `expected the header's DAG to be the --dag one, found ${difference}`,
+  );
+}

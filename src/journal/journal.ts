@@ -1,0 +1,13 @@
+import type { Dag } from "../model/dag.js";
+import type { TornTail } from "../model/report.js";
+
+/** What a journal reader returns: the events of one journal file, each with its line. */
+export interface Journal {
+  /** The DAG the journal carries in its header, or null when it has none. */
+  readonly dag: Dag | null;
+  /** Each parsed entry, or an `UnparseableLine` standing in for one; the fold judges them. */
+  readonly events: unknown[];
+  /** `events[i]` came from the 1-based line `lines[i]`. */
+  readonly lines: number[];
+  readonly tornTail: TornTail | null;
+}

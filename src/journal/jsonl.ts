@@ -1,0 +1,129 @@
+/**
+ * The JSONL journal reader (DESIGN §5). The WASM kernel's scanner is held to these rules byte
+ * for byte:
+ *
+ * 1. Lines. The bytes are split on LF (0x0A); a CR (0x0D) just before an LF belongs to the line
+ *    end. Lines are numbered from 1. The text after the last LF is the final line; it is
+ *    "unterminated" unless it is empty.
+ * 2. Blank lines — every byte a space (0x20), tab (0x09) or CR — are skipped: no event.
+ * 3. Every other line is decoded as strict UTF-8 with a byte-order mark kept (so a BOM makes
+ *    the line invalid JSON, as `JSON.parse` says), then parsed with `JSON.parse`. Invalid UTF-8
+ *    gives `UnparseableLine("invalid-utf8")`, invalid JSON `UnparseableLine("invalid-json")`;
+ *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
+ * 4. Header. The first non-blank line, if it parses to an object with an own `statefold`
+ *    property, is the header and not an event. It must read
+ *    `{"statefold":"journal","version":1,"dag":{"nodes":[...]}}` (extra fields allowed), or the
+ *    journal is rejected with a `JournalError` at that line. No later line is ever a header.
+ * 5. Torn tail. An unterminated final line that is not blank and does not parse is a crash
+ *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
+ *    and is not an event. An unterminated final line that parses is an ordinary event.
+ */
+import type { Dag } from "../model/dag.js";
+import { UnparseableLine } from "../model/events.js";
+import type { TornTail } from "../model/report.js";
+import { dagFromJson } from "./dag-file.js";
+import type { Journal } from "./journal.js";
+import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
+
+const LF = 0x0a;
+const CR = 0x0d;
+const SPACE = 0x20;
+const TAB = 0x09;
+
+const JOURNAL_VERSION = 1;
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+interface RawLine {
+  /** 1-based. */
+  readonly number: number;
+  /** Byte offset of the line's first byte in the file. */
+  readonly offset: number;
+  /** The line without its line end. */
+  readonly bytes: Uint8Array;
+  readonly terminated: boolean;
+}
+
+type ParsedLine = { readonly value: unknown; readonly text: string } | UnparseableLine;
+
+export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
+  const events: unknown[] = [];
+  const lines: number[] = [];
+  let dag: Dag | null = null;
+  let tornTail: TornTail | null = null;
+  let headerPossible = true;
+  for (const line of splitLines(bytes)) {
+    if (isBlank(line.bytes)) continue;
+    const parsed = parseLine(line.bytes);
+    if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
+      dag = headerDag(parsed.value, { file, text: parsed.text, firstLine: line.number });
+    } else if (parsed instanceof UnparseableLine && !line.terminated) {
+      tornTail = { line: line.number, offset: line.offset };
+    } else {
+      events.push(parsed instanceof UnparseableLine ? parsed : parsed.value);
+      lines.push(line.number);
+    }
+    headerPossible = false;
+  }
+  return { dag, events, lines, tornTail };
+}
+
+function* splitLines(bytes: Uint8Array): Generator<RawLine> {
+  let number = 1;
+  let offset = 0;
+  for (;;) {
+    const lf = bytes.indexOf(LF, offset);
+    if (lf === -1) break;
+    const end = lf > offset && bytes[lf - 1] === CR ? lf - 1 : lf;
+    yield { number, offset, bytes: bytes.subarray(offset, end), terminated: true };
+    number += 1;
+    offset = lf + 1;
+  }
+  if (offset < bytes.length) {
+    yield { number, offset, bytes: bytes.subarray(offset), terminated: false };
+  }
+}
+
+function isBlank(line: Uint8Array): boolean {
+  return line.every((byte) => byte === SPACE || byte === TAB || byte === CR);
+}
+
+function parseLine(line: Uint8Array): ParsedLine {
+  let text: string;
+  try {
+    text = strictUtf8.decode(line);
+  } catch {
+    return new UnparseableLine("invalid-utf8");
+  }
+  try {
+    return { value: JSON.parse(text), text };
+  } catch {
+    return new UnparseableLine("invalid-json");
+  }
+}
+
+function isHeader(value: unknown): value is Record<string, unknown> {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    Object.hasOwn(value, "statefold")
+  );
+}
+
+function headerDag(header: Record<string, unknown>, origin: JsonOrigin): Dag {
+  const expect = (field: string, expected: unknown) => {
+    if (header[field] === expected) return;
+    const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
+    const at = Object.hasOwn(header, field) ? [field] : [];
+    const detail = `expected "${field}": ${JSON.stringify(expected)}, found ${found}`;
+    throw jsonValueError(origin, at, detail, "header");
+  };
+  expect("statefold", "journal");
+  expect("version", JOURNAL_VERSION);
+  if (!Object.hasOwn(header, "dag")) {
+    const detail = 'expected a "dag" field {"nodes": [...]}, found none';
+    throw jsonValueError(origin, [], detail, "header");
+  }
+  return dagFromJson(header.dag, origin, ["dag"]);
+}
