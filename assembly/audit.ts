@@ -1,0 +1,216 @@
+/**
+ * The audit of one journal (mirrors src/model/audit.ts): every event goes through `auditEvent`,
+ * which checks integrity, legality and the step invariants around the one `applyEvent`, and the
+ * verdicts accumulate in the report block the bindings read.
+ *
+ * Report block (offsets exported by index.ts; f64 holds integers exactly up to 2^53):
+ *   0    f64  events
+ *   8    f64  integrity index, -1 when none
+ *   16   f64  integrity line, 0 when unknown
+ *   24   i32  integrity reason (Integrity), -1 when none
+ *   28   i32  malformed problem (Malformed)
+ *   32   u32  integrity subject pointer (decoded id or kind, WTF-8)
+ *   36   u32  integrity subject length
+ *   40   f64  torn tail line, 0 when none
+ *   48   f64  torn tail byte offset
+ *   56   f64  illegal events
+ *   64   i32  illegal events listed
+ *   68   i32  limit fault (Limit), 0 when none
+ *   72   step invariants, 24 bytes each: f64 index (-1 holds), f64 line, i32 node
+ *   192  status counts, f64 each (Status order)
+ *   256  listed illegal events, 32 bytes each: f64 index, f64 line, i32 kind, i32 node, i32 reason
+ */
+import { depCounts, nodeCount } from "./dag";
+import { Integrity, Kind, Result } from "./events";
+import { applyEvent, isDischargeWithoutDeposit } from "./fold";
+import {
+  breaksNoPendingProven,
+  breaksPhaseMonotonicity,
+  breaksSchedule,
+  breaksSurfaceMonotonicity,
+  StepInvariant,
+} from "./invariants";
+import { reserve, resetJournalRegion } from "./memory";
+import {
+  depositPhaseColumn,
+  modeColumn,
+  passLoggedColumn,
+  phaseColumn,
+  reserveNodeState,
+  Status,
+  statusColumn,
+  unprovenColumn,
+  validationColumn,
+} from "./state";
+import { resetSurfaces } from "./surface";
+import { Illegality, illegality } from "./transitions";
+
+export namespace Limit {
+  export const NONE: i32 = 0;
+  export const MEMORY: i32 = 1;
+  export const LINE_LENGTH: i32 = 2;
+}
+
+export const REPORT_EVENTS: usize = 0;
+export const REPORT_INTEGRITY_INDEX: usize = 8;
+export const REPORT_INTEGRITY_LINE: usize = 16;
+export const REPORT_INTEGRITY_REASON: usize = 24;
+export const REPORT_MALFORMED_PROBLEM: usize = 28;
+export const REPORT_SUBJECT_POINTER: usize = 32;
+export const REPORT_SUBJECT_LENGTH: usize = 36;
+export const REPORT_TORN_TAIL_LINE: usize = 40;
+export const REPORT_TORN_TAIL_OFFSET: usize = 48;
+export const REPORT_ILLEGAL: usize = 56;
+export const REPORT_ILLEGAL_LISTED: usize = 64;
+export const REPORT_LIMIT: usize = 68;
+export const REPORT_STEP_INVARIANTS: usize = 72;
+export const STEP_INVARIANT_BYTES: usize = 24;
+export const REPORT_STATUS_COUNTS: usize = REPORT_STEP_INVARIANTS + STEP_INVARIANT_BYTES * <usize>StepInvariant.COUNT;
+export const REPORT_ILLEGAL_LIST: usize = REPORT_STATUS_COUNTS + 8 * <usize>Status.COUNT;
+export const ILLEGAL_ENTRY_BYTES: usize = 32;
+/** Mirrors ILLEGAL_EVENTS_LISTED_MAX. */
+export const ILLEGAL_EVENTS_LISTED_MAX: i32 = 10;
+const REPORT_BYTES: usize = REPORT_ILLEGAL_LIST + ILLEGAL_ENTRY_BYTES * <usize>ILLEGAL_EVENTS_LISTED_MAX;
+
+export const report = memory.data(<i32>REPORT_BYTES, 8);
+
+/** Set once the fold has stopped at an integrity fault (or a limit); later events are only counted. */
+export let stopped = false;
+
+/**
+ * Starts a journal over the loaded DAG: the journal region is dropped and laid out again, every
+ * node starts queued with no deposit and an empty surface. False when memory is exhausted.
+ */
+export function beginJournal(): bool {
+  resetJournalRegion();
+  resetReport();
+  if (!reserveNodeState() || !resetSurfaces()) return false;
+  const n = <usize>nodeCount;
+  memory.fill(statusColumn, Status.QUEUED, n);
+  memory.fill(validationColumn, 0, n);
+  memory.fill(modeColumn, 0, n);
+  memory.fill(passLoggedColumn, 0, n);
+  memory.fill(phaseColumn, 0, n << 2);
+  memory.fill(depositPhaseColumn, 0, n << 2);
+  memory.copy(unprovenColumn, depCounts, n << 2);
+  return true;
+}
+
+function resetReport(): void {
+  memory.fill(report, 0, REPORT_BYTES);
+  store<f64>(report + REPORT_INTEGRITY_INDEX, -1);
+  store<i32>(report + REPORT_INTEGRITY_REASON, Integrity.NONE);
+  for (let i = 0; i < StepInvariant.COUNT; i++) {
+    store<f64>(report + REPORT_STEP_INVARIANTS + <usize>i * STEP_INVARIANT_BYTES, -1);
+  }
+  stopped = false;
+}
+
+export function countEvent(): f64 {
+  const index = load<f64>(report + REPORT_EVENTS);
+  store<f64>(report + REPORT_EVENTS, index + 1);
+  return index;
+}
+
+/**
+ * Records an integrity fault at `index` and stops the fold. `subject` is copied: it points into
+ * the line buffer, which the next chunk overwrites.
+ */
+export function stopAtIntegrityFault(
+  index: f64,
+  line: f64,
+  reason: i32,
+  problem: u8,
+  subject: usize,
+  subjectLength: usize,
+): void {
+  stopped = true;
+  store<f64>(report + REPORT_INTEGRITY_INDEX, index);
+  store<f64>(report + REPORT_INTEGRITY_LINE, line);
+  store<i32>(report + REPORT_INTEGRITY_REASON, reason);
+  store<i32>(report + REPORT_MALFORMED_PROBLEM, problem);
+  if (subjectLength == 0) return;
+  const copy = reserve(subjectLength);
+  if (copy == 0) return stopAtLimit(Limit.MEMORY);
+  memory.copy(copy, subject, subjectLength);
+  store<u32>(report + REPORT_SUBJECT_POINTER, <u32>copy);
+  store<u32>(report + REPORT_SUBJECT_LENGTH, <u32>subjectLength);
+}
+
+export function stopAtLimit(limit: i32): void {
+  stopped = true;
+  store<i32>(report + REPORT_LIMIT, limit);
+}
+
+export function limitReached(): i32 {
+  return load<i32>(report + REPORT_LIMIT);
+}
+
+export function noteTornTail(line: f64, offset: f64): void {
+  store<f64>(report + REPORT_TORN_TAIL_LINE, line);
+  store<f64>(report + REPORT_TORN_TAIL_OFFSET, offset);
+}
+
+/**
+ * Audits one well-formed event on a known node of a known kind. A surface event's payload has
+ * been collected (surface.ts). Returns false when the fold stopped.
+ */
+export function auditEvent(index: f64, line: f64, node: i32, kind: u8, result: u8, surfaceShape: u8): bool {
+  if (isDischargeWithoutDeposit(node, kind)) {
+    stopAtIntegrityFault(index, line, Integrity.DISCHARGE_WITHOUT_DEPOSIT, 0, 0, 0);
+    return false;
+  }
+  const reason = illegality(node, kind, result, surfaceShape);
+  if (reason != Illegality.NONE) noteIllegal(index, line, node, kind, reason);
+  if (breaksSchedule(node, kind)) noteViolation(StepInvariant.SCHEDULE_CORRECT, index, line, node);
+  if (breaksSurfaceMonotonicity(node, kind, surfaceShape)) {
+    noteViolation(StepInvariant.SURFACE_MONOTONIC, index, line, node);
+  }
+  const phaseBefore = load<u32>(phaseColumn + (<usize>node << 2));
+  if (!applyEvent(node, kind, result, surfaceShape)) {
+    stopAtLimit(Limit.MEMORY);
+    return false;
+  }
+  if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseColumn + (<usize>node << 2)))) {
+    noteViolation(StepInvariant.PHASE_MONOTONIC, index, line, node);
+  }
+  if (breaksNoPendingProven(node)) noteViolation(StepInvariant.NO_PENDING_PROVEN, index, line, node);
+  if ((kind == Kind.GATE_CHECKED || kind == Kind.DISCHARGED) && result == Result.PASS) {
+    store<u8>(passLoggedColumn + <usize>node, 1);
+  }
+  return true;
+}
+
+function noteViolation(invariant: i32, index: f64, line: f64, node: i32): void {
+  const at = report + REPORT_STEP_INVARIANTS + <usize>invariant * STEP_INVARIANT_BYTES;
+  if (load<f64>(at) >= 0) return;
+  store<f64>(at, index);
+  store<f64>(at, line, 8);
+  store<i32>(at, node, 16);
+}
+
+function noteIllegal(index: f64, line: f64, node: i32, kind: u8, reason: i32): void {
+  store<f64>(report + REPORT_ILLEGAL, load<f64>(report + REPORT_ILLEGAL) + 1);
+  const listed = load<i32>(report + REPORT_ILLEGAL_LISTED);
+  if (listed == ILLEGAL_EVENTS_LISTED_MAX) return;
+  const at = report + REPORT_ILLEGAL_LIST + <usize>listed * ILLEGAL_ENTRY_BYTES;
+  store<f64>(at, index);
+  store<f64>(at, line, 8);
+  store<i32>(at, kind, 16);
+  store<i32>(at, node, 20);
+  store<i32>(at, reason, 24);
+  store<i32>(report + REPORT_ILLEGAL_LISTED, listed + 1);
+}
+
+/** Fills the status counts from the last state the fold reached. */
+export function countStatuses(): void {
+  for (let node = 0; node < nodeCount; node++) {
+    const at = report + REPORT_STATUS_COUNTS + 8 * <usize>load<u8>(statusColumn + <usize>node);
+    store<f64>(at, load<f64>(at) + 1);
+  }
+}
+
+/** tamperEvident: proven in the final state with no logged pass. */
+export function isTampered(node: i32): bool {
+  return load<u8>(statusColumn + <usize>node) == Status.PROVEN && load<u8>(passLoggedColumn + <usize>node) == 0;
+}

@@ -1,0 +1,86 @@
+/**
+ * The kernel's exports: numbers and pointers only, so the host needs no loader glue. A session
+ * is: `prepareDag` + write the packed DAG + `loadDag`, then per journal either
+ * `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* / `finishJsonl`, or
+ * `beginRecords` / (`recordRoom`, `foldRecords`)* / `finishRecords`; then read the report block
+ * and the node columns.
+ */
+import { loadPackedDag, nodeCount, packedDagBytes } from "./dag";
+import { setHashKey } from "./hash";
+import { reserve, resetAll, sealDagRegion } from "./memory";
+import {
+  depositPhaseColumn,
+  modeColumn,
+  phaseColumn,
+  statusColumn,
+  validationColumn,
+} from "./state";
+import { Limit, report } from "./audit";
+
+export {
+  ILLEGAL_ENTRY_BYTES,
+  ILLEGAL_EVENTS_LISTED_MAX,
+  isTampered,
+  REPORT_EVENTS,
+  REPORT_ILLEGAL,
+  REPORT_ILLEGAL_LIST,
+  REPORT_ILLEGAL_LISTED,
+  REPORT_INTEGRITY_INDEX,
+  REPORT_INTEGRITY_LINE,
+  REPORT_INTEGRITY_REASON,
+  REPORT_LIMIT,
+  REPORT_MALFORMED_PROBLEM,
+  REPORT_STATUS_COUNTS,
+  REPORT_STEP_INVARIANTS,
+  REPORT_SUBJECT_LENGTH,
+  REPORT_SUBJECT_POINTER,
+  REPORT_TORN_TAIL_LINE,
+  REPORT_TORN_TAIL_OFFSET,
+  STEP_INVARIANT_BYTES,
+} from "./audit";
+export { beginJsonl, consume, finishJsonl, LINE_BYTES_MAX, writeCapacity, writePointer } from "./jsonl";
+export { beginRecords, finishRecords, foldRecords, recordRoom } from "./records";
+
+let packedDag: usize = 0;
+
+export function useHashKey(k0: u64, k1: u64): void {
+  setHashKey(k0, k1);
+}
+
+/** Drops all state and reserves room for a packed DAG of these counts; 0 when memory is exhausted. */
+export function prepareDag(nodes: u32, edges: u32, idBytes: u32): usize {
+  resetAll();
+  packedDag = reserve(packedDagBytes(nodes, edges, idBytes));
+  return packedDag;
+}
+
+/** Adopts the packed DAG the host wrote; returns a Limit code. */
+export function loadDag(): i32 {
+  if (!loadPackedDag(packedDag)) return Limit.MEMORY;
+  sealDagRegion();
+  return Limit.NONE;
+}
+
+export function reportPointer(): usize {
+  return report;
+}
+
+export function nodes(): i32 {
+  return nodeCount;
+}
+
+export function nodeStatus(node: i32): u8 {
+  return load<u8>(statusColumn + <usize>node);
+}
+export function nodePhase(node: i32): u32 {
+  return load<u32>(phaseColumn + (<usize>node << 2));
+}
+export function nodeValidation(node: i32): u8 {
+  return load<u8>(validationColumn + <usize>node);
+}
+export function nodeMode(node: i32): u8 {
+  return load<u8>(modeColumn + <usize>node);
+}
+export function nodeDepositPhase(node: i32): u32 {
+  return load<u32>(depositPhaseColumn + (<usize>node << 2));
+}

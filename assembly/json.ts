@@ -1,0 +1,432 @@
+/**
+ * One journal line as JSON: validated exactly as JSON.parse would accept it (ECMA-404 grammar;
+ * UTF-8 is checked separately), with the top-level object's `kind`, `id`, `result` and `surface`
+ * fields located. A later duplicate key replaces an earlier one, as in JSON.parse; every other
+ * field, at any depth, is validated and skipped.
+ *
+ * The scanner is a loop over a container stack — one bit per level, so a deeply nested line
+ * costs no call stack — and never looks outside [start, end) except through vector loads that
+ * the buffer's overread padding keeps in bounds and that are confirmed against `end`.
+ */
+
+export namespace CharCode {
+  export const TAB: u32 = 0x09;
+  export const LF: u32 = 0x0a;
+  export const CR: u32 = 0x0d;
+  export const SPACE: u32 = 0x20;
+  export const QUOTE: u32 = 0x22;
+  export const PLUS: u32 = 0x2b;
+  export const COMMA: u32 = 0x2c;
+  export const MINUS: u32 = 0x2d;
+  export const DOT: u32 = 0x2e;
+  export const SLASH: u32 = 0x2f;
+  export const ZERO: u32 = 0x30;
+  export const NINE: u32 = 0x39;
+  export const COLON: u32 = 0x3a;
+  export const UPPER_E: u32 = 0x45;
+  export const OPEN_BRACKET: u32 = 0x5b;
+  export const BACKSLASH: u32 = 0x5c;
+  export const CLOSE_BRACKET: u32 = 0x5d;
+  export const LOWER_E: u32 = 0x65;
+  export const OPEN_BRACE: u32 = 0x7b;
+  export const CLOSE_BRACE: u32 = 0x7d;
+}
+
+export namespace LineShape {
+  export const OBJECT: i32 = 0;
+  export const NOT_AN_OBJECT: i32 = 1;
+  export const INVALID: i32 = 2;
+}
+
+/** The top-level fields the audit reads. */
+export namespace Field {
+  export const OTHER: i32 = 0;
+  export const KIND: i32 = 1;
+  export const ID: i32 = 2;
+  export const RESULT: i32 = 3;
+  export const SURFACE: i32 = 4;
+  export const COUNT: i32 = 5;
+}
+
+export namespace ValueType {
+  export const ABSENT: u8 = 0;
+  export const STRING: u8 = 1;
+  export const NULL: u8 = 2;
+  export const ARRAY: u8 = 3;
+  export const OTHER: u8 = 4;
+}
+
+/**
+ * Where each field's value was found, 12 bytes per field:
+ *   0 start u32 (first byte of the value; the opening quote of a string)
+ *   4 end u32 (one past its last byte)
+ *   8 type u8 (ValueType)
+ *   9 escaped u8 (a string holding a backslash escape)
+ */
+const FIELD_BYTES: usize = 12;
+const FIELDS = memory.data(<i32>(FIELD_BYTES * Field.COUNT), 4);
+
+// @ts-ignore: decorator
+@inline
+export function fieldStart(field: i32): usize {
+  return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES);
+}
+// @ts-ignore: decorator
+@inline
+export function fieldEnd(field: i32): usize {
+  return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES, 4);
+}
+// @ts-ignore: decorator
+@inline
+export function fieldType(field: i32): u8 {
+  return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 8);
+}
+// @ts-ignore: decorator
+@inline
+export function fieldEscaped(field: i32): bool {
+  return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 9) != 0;
+}
+
+/** One bit per nesting level: 1 object, 0 array. Sized by the line buffer (depth ≤ line length). */
+let containerStack: usize = 0;
+
+export function useContainerStack(bits: usize): void {
+  containerStack = bits;
+}
+
+/** Set by `scanString`: whether the string just scanned holds an escape. */
+let scannedEscape = false;
+
+// @ts-ignore: decorator
+@inline
+function isWhitespace(c: u32): bool {
+  return c == CharCode.SPACE || c == CharCode.TAB || c == CharCode.CR || c == CharCode.LF;
+}
+
+// @ts-ignore: decorator
+@inline
+export function skipWhitespace(at: usize, end: usize): usize {
+  while (at < end && isWhitespace(<u32>load<u8>(at))) at++;
+  return at;
+}
+
+// @ts-ignore: decorator
+@inline
+function isDigit(c: u32): bool {
+  return c - CharCode.ZERO <= 9;
+}
+
+// @ts-ignore: decorator
+@inline
+function hexValue(c: u32): i32 {
+  if (c - CharCode.ZERO <= 9) return <i32>(c - CharCode.ZERO);
+  const lower = c | 0x20;
+  if (lower - 0x61 <= 5) return <i32>(lower - 0x61 + 10);
+  return -1;
+}
+
+/** The four hex digits at `at` as a code unit, or -1. */
+function hex4(at: usize): i32 {
+  const a = hexValue(load<u8>(at));
+  const b = hexValue(load<u8>(at + 1));
+  const c = hexValue(load<u8>(at + 2));
+  const d = hexValue(load<u8>(at + 3));
+  if ((a | b | c | d) < 0) return -1;
+  return (a << 12) | (b << 8) | (c << 4) | d;
+}
+
+/**
+ * Scans the string whose opening quote is at `at`; returns one past its closing quote, or 0 when
+ * it is not a valid JSON string before `end` (unterminated, a raw control character, a bad escape).
+ */
+export function scanString(at: usize, end: usize): usize {
+  scannedEscape = false;
+  at += 1;
+  while (true) {
+    if (ASC_FEATURE_SIMD) {
+      // 16 bytes at a time until one is a quote, a backslash or a control character. Bytes past
+      // `end` may match; the position is confirmed against `end` below.
+      const quotes = i8x16.splat(<i8>CharCode.QUOTE);
+      const backslashes = i8x16.splat(<i8>CharCode.BACKSLASH);
+      const controls = i8x16.splat(<i8>CharCode.SPACE);
+      while (true) {
+        const block = v128.load(at);
+        const hits = v128.or(
+          v128.or(i8x16.eq(block, quotes), i8x16.eq(block, backslashes)),
+          i8x16.lt_u(block, controls),
+        );
+        const mask = i8x16.bitmask(hits);
+        if (mask != 0) {
+          at += <usize>ctz<i32>(mask);
+          break;
+        }
+        at += 16;
+        if (at >= end) break;
+      }
+    }
+    if (at >= end) return 0;
+    const c = <u32>load<u8>(at);
+    if (c == CharCode.QUOTE) return at + 1;
+    if (c < CharCode.SPACE) return 0;
+    if (c != CharCode.BACKSLASH) {
+      at += 1;
+      continue;
+    }
+    scannedEscape = true;
+    if (at + 1 >= end) return 0;
+    const escaped = <u32>load<u8>(at + 1);
+    if (escaped == 0x75) {
+      if (at + 6 > end || hex4(at + 2) < 0) return 0;
+      at += 6;
+    } else if (
+      escaped == CharCode.QUOTE || escaped == CharCode.BACKSLASH || escaped == CharCode.SLASH ||
+      escaped == 0x62 || escaped == 0x66 || escaped == 0x6e || escaped == 0x72 || escaped == 0x74
+    ) {
+      at += 2;
+    } else {
+      return 0;
+    }
+  }
+  return 0;
+}
+
+/** Scans a number starting at `at`; returns one past it, or 0 when it is not a JSON number. */
+function scanNumber(at: usize, end: usize): usize {
+  if (load<u8>(at) == CharCode.MINUS) at++;
+  if (at >= end) return 0;
+  const first = <u32>load<u8>(at);
+  if (first == CharCode.ZERO) {
+    at++;
+  } else if (isDigit(first)) {
+    while (at < end && isDigit(load<u8>(at))) at++;
+  } else {
+    return 0;
+  }
+  if (at < end && load<u8>(at) == CharCode.DOT) {
+    at++;
+    if (at >= end || !isDigit(load<u8>(at))) return 0;
+    while (at < end && isDigit(load<u8>(at))) at++;
+  }
+  if (at < end && (load<u8>(at) | 0x20) == CharCode.LOWER_E) {
+    at++;
+    if (at < end && (load<u8>(at) == CharCode.PLUS || load<u8>(at) == CharCode.MINUS)) at++;
+    if (at >= end || !isDigit(load<u8>(at))) return 0;
+    while (at < end && isDigit(load<u8>(at))) at++;
+  }
+  return at;
+}
+
+/** Scans `true`, `false` or `null` at `at`; returns one past it, or 0. */
+function scanLiteral(at: usize, end: usize): usize {
+  const c = <u32>load<u8>(at);
+  if (c == 0x66) {
+    // "false": the four bytes after the f
+    return at + 5 <= end && load<u32>(at + 1) == 0x65736c61 ? at + 5 : 0;
+  }
+  const word = c == 0x74 ? 0x65757274 : 0x6c6c756e; // "true", "null" little-endian
+  return at + 4 <= end && load<u32>(at) == word ? at + 4 : 0;
+}
+
+/** Which audited field a key names; `start` and `end` bound the key's content, quotes excluded. */
+function classifyKey(start: usize, end: usize, escaped: bool): i32 {
+  if (escaped) {
+    if (end - start > ESCAPED_KEY_BYTES_MAX) return Field.OTHER;
+    const length = decodeString(start, end, keyScratch);
+    return classifyPlainKey(keyScratch, keyScratch + length);
+  }
+  return classifyPlainKey(start, end);
+}
+
+/** "surface" written with a 6-byte escape for each of its 7 characters: no longer key can be one of the four. */
+const ESCAPED_KEY_BYTES_MAX: usize = 7 * 6;
+const keyScratch = memory.data(<i32>ESCAPED_KEY_BYTES_MAX);
+
+function classifyPlainKey(start: usize, end: usize): i32 {
+  const length = end - start;
+  if (length == 2) return load<u16>(start) == 0x6469 ? Field.ID : Field.OTHER; // "id"
+  if (length == 4) return load<u32>(start) == 0x646e696b ? Field.KIND : Field.OTHER; // "kind"
+  if (length == 6) {
+    // "result"
+    return load<u32>(start) == 0x75736572 && load<u16>(start + 4) == 0x746c ? Field.RESULT : Field.OTHER;
+  }
+  if (length == 7) {
+    // "surface"
+    return load<u32>(start) == 0x66727573 && load<u32>(start + 3) == 0x65636166 ? Field.SURFACE : Field.OTHER;
+  }
+  return Field.OTHER;
+}
+
+function recordField(field: i32, start: usize, end: usize, escaped: bool): void {
+  const at = FIELDS + <usize>field * FIELD_BYTES;
+  store<u32>(at, <u32>start);
+  store<u32>(at, <u32>end, 4);
+  const c = <u32>load<u8>(start);
+  const type = c == CharCode.QUOTE
+    ? ValueType.STRING
+    : c == CharCode.OPEN_BRACKET ? ValueType.ARRAY : c == 0x6e ? ValueType.NULL : ValueType.OTHER;
+  store<u8>(at, type, 8);
+  store<u8>(at, escaped ? 1 : 0, 9);
+}
+
+/**
+ * Validates the line [start, end) as one JSON text and locates the top-level fields. The caller
+ * has excluded blank lines and checked UTF-8.
+ */
+export function scanLine(start: usize, end: usize): i32 {
+  for (let field = 0; field < Field.COUNT; field++) {
+    store<u8>(FIELDS + <usize>field * FIELD_BYTES, ValueType.ABSENT, 8);
+  }
+  let at = skipWhitespace(start, end);
+  const topIsObject = at < end && load<u8>(at) == CharCode.OPEN_BRACE;
+  let depth: usize = 0;
+  let pendingField = Field.OTHER; // a top-level field whose value is being scanned
+  let valueStart: usize = 0;
+  let valueEscaped = false;
+  // Each turn scans one value at `at`, then the punctuation after it.
+  while (true) {
+    if (at >= end) return LineShape.INVALID;
+    const c = <u32>load<u8>(at);
+    if (c == CharCode.OPEN_BRACE || c == CharCode.OPEN_BRACKET) {
+      const isObject = c == CharCode.OPEN_BRACE;
+      const word = containerStack + (depth >> 3);
+      const bit = <u8>(1 << <u8>(depth & 7));
+      store<u8>(word, isObject ? load<u8>(word) | bit : load<u8>(word) & ~bit);
+      depth++;
+      at = skipWhitespace(at + 1, end);
+      if (at < end && load<u8>(at) == (isObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
+        depth--;
+        at++;
+      } else if (isObject) {
+        // A key, a colon, then the member's value on the next turn.
+        if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
+        const keyEnd = scanString(at, end);
+        if (keyEnd == 0) return LineShape.INVALID;
+        if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
+        at = skipWhitespace(keyEnd, end);
+        if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
+        at = skipWhitespace(at + 1, end);
+        valueStart = at;
+        continue;
+      } else {
+        continue;
+      }
+    } else {
+      let after: usize;
+      if (c == CharCode.QUOTE) {
+        after = scanString(at, end);
+        valueEscaped = scannedEscape;
+      } else if (c == CharCode.MINUS || isDigit(c)) {
+        after = scanNumber(at, end);
+      } else if (c == 0x74 || c == 0x66 || c == 0x6e) {
+        after = scanLiteral(at, end);
+      } else {
+        return LineShape.INVALID;
+      }
+      if (after == 0) return LineShape.INVALID;
+      at = after;
+    }
+    // A value just ended at `at`; close containers and find the next value.
+    while (true) {
+      if (depth == 1 && pendingField != Field.OTHER) {
+        recordField(pendingField, valueStart, at, valueEscaped);
+        pendingField = Field.OTHER;
+      }
+      valueEscaped = false;
+      at = skipWhitespace(at, end);
+      if (depth == 0) {
+        if (at != end) return LineShape.INVALID;
+        return topIsObject ? LineShape.OBJECT : LineShape.NOT_AN_OBJECT;
+      }
+      if (at >= end) return LineShape.INVALID;
+      const inObject = (load<u8>(containerStack + ((depth - 1) >> 3)) >> <u8>((depth - 1) & 7)) & 1;
+      const p = <u32>load<u8>(at);
+      if (p == (inObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
+        depth--;
+        at++;
+        continue;
+      }
+      if (p != CharCode.COMMA) return LineShape.INVALID;
+      at = skipWhitespace(at + 1, end);
+      if (inObject) {
+        if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
+        const keyEnd = scanString(at, end);
+        if (keyEnd == 0) return LineShape.INVALID;
+        if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
+        at = skipWhitespace(keyEnd, end);
+        if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
+        at = skipWhitespace(at + 1, end);
+        valueStart = at;
+      }
+      break;
+    }
+  }
+  return LineShape.INVALID;
+}
+
+/**
+ * Decodes the JSON string content [start, end) (quotes excluded, already validated) into `out`
+ * as WTF-8: UTF-8, except that a surrogate without its pair is kept as its own 3-byte form. An
+ * escaped pair decodes to the same 4 bytes as the raw character, so ids compare as JavaScript
+ * strings do. Returns the decoded length, never more than end - start.
+ */
+export function decodeString(start: usize, end: usize, out: usize): usize {
+  let at = start;
+  let written = out;
+  while (at < end) {
+    const c = <u32>load<u8>(at);
+    if (c != CharCode.BACKSLASH) {
+      store<u8>(written++, <u8>c);
+      at++;
+      continue;
+    }
+    const escaped = <u32>load<u8>(at + 1);
+    at += 2;
+    if (escaped != 0x75) {
+      store<u8>(written++, <u8>simpleEscape(escaped));
+      continue;
+    }
+    let unit = <u32>hex4(at);
+    at += 4;
+    if (unit - 0xd800 < 0x400 && at + 6 <= end && load<u8>(at) == CharCode.BACKSLASH && load<u8>(at + 1) == 0x75) {
+      const low = <u32>hex4(at + 2);
+      if (low - 0xdc00 < 0x400) {
+        unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        at += 6;
+      }
+    }
+    written = writeCodePoint(written, unit);
+  }
+  return written - out;
+}
+
+function simpleEscape(c: u32): u32 {
+  if (c == 0x62) return 0x08;
+  if (c == 0x66) return 0x0c;
+  if (c == 0x6e) return 0x0a;
+  if (c == 0x72) return 0x0d;
+  if (c == 0x74) return 0x09;
+  return c; // quote, backslash, slash
+}
+
+function writeCodePoint(at: usize, cp: u32): usize {
+  if (cp < 0x80) {
+    store<u8>(at, <u8>cp);
+    return at + 1;
+  }
+  if (cp < 0x800) {
+    store<u8>(at, <u8>(0xc0 | (cp >> 6)));
+    store<u8>(at + 1, <u8>(0x80 | (cp & 0x3f)));
+    return at + 2;
+  }
+  if (cp < 0x10000) {
+    store<u8>(at, <u8>(0xe0 | (cp >> 12)));
+    store<u8>(at + 1, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+    store<u8>(at + 2, <u8>(0x80 | (cp & 0x3f)));
+    return at + 3;
+  }
+  store<u8>(at, <u8>(0xf0 | (cp >> 18)));
+  store<u8>(at + 1, <u8>(0x80 | ((cp >> 12) & 0x3f)));
+  store<u8>(at + 2, <u8>(0x80 | ((cp >> 6) & 0x3f)));
+  store<u8>(at + 3, <u8>(0x80 | (cp & 0x3f)));
+  return at + 4;
+}

@@ -1,0 +1,54 @@
+/**
+ * The kernel's only allocator: a bump pointer over linear memory, with no managed objects.
+ *
+ * Memory is two stacked regions. The DAG region (node tables, id hash table) is laid down by
+ * `loadDag`; the journal region above it (line buffer, path table, surfaces) is dropped by
+ * `resetJournalRegion` before every journal, so auditing many journals over one DAG reuses the
+ * same pages. A block that outgrows itself is re-reserved at the top; the abandoned copy is at
+ * most half of its successor, so waste stays below the live size.
+ *
+ * Unlike the runtime's allocator, `reserve` answers 0 when memory cannot grow, and the caller
+ * reports a limit error instead of trapping.
+ */
+
+const PAGE_BYTES: usize = 65536;
+/** Extra readable bytes after every block, so a 16-byte vector load at a block's end stays in bounds. */
+export const OVERREAD_BYTES: usize = 16;
+
+let top: usize = (__heap_base + 15) & ~15;
+let journalRegionStart: usize = top;
+
+export function reserve(bytes: usize): usize {
+  const start = (top + 15) & ~15;
+  const end = start + bytes + OVERREAD_BYTES;
+  if (end < start) return 0;
+  const available = (<usize>memory.size()) * PAGE_BYTES;
+  if (end > available) {
+    const pagesNeeded = <i32>((end - available + PAGE_BYTES - 1) / PAGE_BYTES);
+    if (memory.grow(pagesNeeded) < 0) return 0;
+  }
+  top = end;
+  return start;
+}
+
+/** Reserves a zero-filled block. */
+export function reserveZeroed(bytes: usize): usize {
+  const start = reserve(bytes);
+  if (start != 0) memory.fill(start, 0, bytes);
+  return start;
+}
+
+/** Drops everything: a new DAG is about to be loaded. */
+export function resetAll(): void {
+  top = (__heap_base + 15) & ~15;
+  journalRegionStart = top;
+}
+
+/** Marks the end of the DAG region: what is reserved from here on belongs to one journal. */
+export function sealDagRegion(): void {
+  journalRegionStart = top;
+}
+
+export function resetJournalRegion(): void {
+  top = journalRegionStart;
+}
