@@ -19,6 +19,7 @@ export function transitionEvent(state: ModelState, event: unknown): ModelState {
   const wellFormed = event as KnownEvent;
   const before = state.nodes[position] as NodeState;
   const after = applyEvent(before, wellFormed);
+  if (after.deposit !== null) Object.freeze(after.deposit);
   const nodes = state.nodes.slice();
   nodes[position] = Object.freeze(after);
   return Object.freeze({
@@ -29,7 +30,11 @@ export function transitionEvent(state: ModelState, event: unknown): ModelState {
 }
 
 export function replay(dag: Dag, events: readonly unknown[]): ModelState {
-  return events.reduce<ModelState>(transitionEvent, initialState(dag));
+  // A plain loop, not reduce: reduce skips the holes of a sparse array, and a hole is an event
+  // (undefined, so malformed) like any other.
+  let state = initialState(dag);
+  for (const event of events) state = transitionEvent(state, event);
+  return state;
 }
 
 /** The integrity checks, in DESIGN §3 order; returns the named node's position. */
