@@ -1,0 +1,68 @@
+/**
+ * What every command shares: its shape, where its output goes, the exit codes, and usage errors
+ * (bad flags, missing arguments), which the top level reports with a pointer to `--help`.
+ */
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+/** DESIGN §7. */
+export const ExitCode = {
+  conformant: 0,
+  notConformant: 1,
+  badInput: 2,
+} as const;
+
+export interface CliOutput {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  /** Whether stdout may carry ANSI colours: it is a terminal and NO_COLOR is not set. */
+  readonly colour: boolean;
+}
+
+export interface Command {
+  readonly name: string;
+  /** One line for the top-level help. */
+  readonly summary: string;
+  readonly help: string;
+  /** Returns the exit code; throws `UsageError` or `JournalError` for the top level to report. */
+  readonly run: (args: readonly string[], output: CliOutput) => number;
+}
+
+export class UsageError extends Error {
+  override readonly name = "UsageError";
+  constructor(
+    message: string,
+    /** The command whose `--help` to point at, when the error is within one. */
+    readonly command?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `parseArgs` with its errors turned into usage errors that name the command. */
+export function parseCommandLine<const T extends ParseArgsConfig>(
+  command: string,
+  config: T,
+): ReturnType<typeof parseArgs<T>> {
+  try {
+    return parseArgs(config);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) throw error;
+    // Node appends advice about `--` that does not apply here; the first sentence is the error.
+    const [sentence] = (error as Error).message.split(/(?<=\.) /);
+    const message = (sentence ?? "").replace(/\.$/, "");
+    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), command);
+  }
+}
+
+/** The value of a flag that takes one of a closed set of words. */
+export function oneOf<const W extends string>(
+  command: string,
+  flag: string,
+  value: string,
+  words: readonly W[],
+): W {
+  if ((words as readonly string[]).includes(value)) return value as W;
+  const expected = words.map((word) => `'${word}'`).join(" or ");
+  throw new UsageError(`${flag} must be ${expected}, found '${value}'`, command);
+}

@@ -1,0 +1,46 @@
+import { readDagOf } from "../journal/index.js";
+import { dagLayers } from "../model/dag.js";
+import { type CliOutput, type Command, ExitCode, parseCommandLine, UsageError } from "./command.js";
+import { renderJsonList } from "./render-json.js";
+
+const HELP = `Usage: statefold layers <dag.json | journal>
+
+Prints the Kahn schedule of a DAG as JSON, one layer per line: {"layers":[["A"],["B","C"]]}.
+Each layer holds the nodes whose dependencies all sit in earlier layers, sorted by Unicode
+code point. The DAG comes from a DAG file ({"nodes":[{"id","deps"}]}) or a JSONL journal's
+header line.
+
+A DAG that cannot be built is an error naming the reason (duplicate-id,
+dangling-dependency, cycle) and the ids involved.
+
+Options:
+  -h, --help   show this help
+
+Exit status: 0 printed, 2 bad usage, unreadable input or a rejected DAG.
+`;
+
+export const layersCommand: Command = {
+  name: "layers",
+  summary: "print the Kahn layers of a DAG file or a journal's header",
+  help: HELP,
+  run: runLayers,
+};
+
+function runLayers(args: readonly string[], output: CliOutput): number {
+  const { values, positionals } = parseCommandLine("layers", {
+    args: [...args],
+    options: { help: { type: "boolean", short: "h", default: false } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    output.stdout(HELP);
+    return ExitCode.conformant;
+  }
+  const [path, ...extra] = positionals;
+  if (path === undefined || extra.length > 0) {
+    throw new UsageError(`layers takes one file, found ${positionals.length}`, "layers");
+  }
+  output.stdout(renderJsonList("layers", dagLayers(readDagOf(path))));
+  return ExitCode.conformant;
+}

@@ -1,0 +1,15 @@
+#!/usr/bin/env node
+import { runCli } from "./run-cli.js";
+
+// A reader that stops early (`statefold replay big.jsonl | head`) is not an error.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  process.stderr.write(`statefold: cannot write the output: ${error.message}\n`);
+  process.exit(2);
+});
+
+process.exitCode = runCli(process.argv.slice(2), {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+});

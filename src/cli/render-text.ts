@@ -1,0 +1,159 @@
+/**
+ * The text rendering of audit reports, for people: a verdict line per journal, then only what
+ * went wrong — the integrity error, each broken invariant with its line, event and node, a torn
+ * tail, the illegal events — and the final status counts. Colour only marks the verdicts.
+ */
+import type { StepInvariantName } from "../model/invariants.js";
+import {
+  INVARIANT_NAMES,
+  type IntegrityReport,
+  type InvariantsReport,
+  type Report,
+} from "../model/report.js";
+import { STATUSES } from "../model/state.js";
+import type { AuditedJournal } from "./engine.js";
+
+export interface TextOptions {
+  /** Whether a journal passes only when strictly conformant. */
+  readonly strict: boolean;
+  readonly colour: boolean;
+}
+
+const WHY_BROKEN: Readonly<Record<StepInvariantName, string>> = {
+  phaseMonotonic: "its phase went down",
+  noPendingProven: "proven while its deposit is still pending",
+  dagPreserved: "the DAG's node list changed",
+  scheduleCorrect: "dispatched before its dependencies were proven",
+  surfaceMonotonic: "its surface shrank or is not a list of path strings",
+};
+
+/** Wide enough for the longest invariant name, so that locations line up. */
+const LABEL_WIDTH = Math.max(...INVARIANT_NAMES.map((name) => name.length)) + 2;
+const INDENT = "  ";
+
+type Paint = (text: string) => string;
+
+interface Style {
+  readonly good: Paint;
+  readonly bad: Paint;
+  readonly warn: Paint;
+}
+
+export function passes(report: Report, strict: boolean): boolean {
+  return strict ? report.strictlyConformant : report.conformant;
+}
+
+export function renderAuditText(audited: readonly AuditedJournal[], options: TextOptions): string {
+  const style = options.colour ? ANSI : PLAIN;
+  const blocks = audited.map((journal) => renderJournal(journal, options.strict, style).join("\n"));
+  return `${blocks.join("\n\n")}\n`;
+}
+
+/** The closing line when several journals were given. */
+export function renderSummary(
+  given: number,
+  audited: readonly AuditedJournal[],
+  strict: boolean,
+): string {
+  const passing = audited.filter((journal) => passes(journal.report, strict)).length;
+  const unreadable = given - audited.length;
+  const verdict = strict ? "strictly conformant" : "conformant";
+  const unread = unreadable === 0 ? "" : `, ${unreadable} could not be read`;
+  return `\n${passing} of ${given} journals ${verdict}${unread}\n`;
+}
+
+function renderJournal({ file, report }: AuditedJournal, strict: boolean, style: Style): string[] {
+  const lines = [verdictLine(file, report, strict, style)];
+  if (report.integrity !== null) lines.push(...integrityLines(report.integrity, style));
+  for (const name of INVARIANT_NAMES) {
+    const line = brokenInvariantLine(name, report.invariants, style);
+    if (line !== null) lines.push(line);
+  }
+  if (report.tornTail !== null) {
+    const { line, offset } = report.tornTail;
+    const where = `line ${line}, byte ${offset}`;
+    lines.push(
+      `${INDENT}${style.warn("!")} ${label("torn tail")}${where}: an unfinished last entry (a crash mid-write?) was left out`,
+    );
+  }
+  lines.push(...illegalLines(report, style));
+  lines.push(finalLine(report));
+  return lines;
+}
+
+function verdictLine(file: string, report: Report, strict: boolean, style: Style): string {
+  const mark = passes(report, strict) ? style.good("✓") : style.bad("✗");
+  return `${mark} ${file}: ${verdict(report, strict, style)} (${plural(report.events, "event")})`;
+}
+
+function verdict(report: Report, strict: boolean, style: Style): string {
+  if (report.strictlyConformant) return style.good("strictly conformant");
+  if (!report.conformant) return style.bad("NOT CONFORMANT");
+  const illegal = plural(report.legality.illegal, "illegal event");
+  if (strict) return style.bad(`conformant, but NOT strictly: ${illegal}`);
+  return `${style.good("conformant")}, but not strictly: ${illegal}`;
+}
+
+function integrityLines(integrity: IntegrityReport, style: Style): string[] {
+  const where = at(integrity.index, integrity.line);
+  return [
+    `${INDENT}${style.bad("✗")} ${label("integrity")}${where}  ${integrity.reason}: ${integrity.message}`,
+    `${INDENT}  ${label("")}the fold stops here; invariants and legality were judged over the ${plural(integrity.index, "event")} before it`,
+  ];
+}
+
+function brokenInvariantLine(
+  name: keyof InvariantsReport,
+  invariants: InvariantsReport,
+  style: Style,
+): string | null {
+  const cross = `${INDENT}${style.bad("✗")} ${label(name)}`;
+  if (name === "tamperEvident") {
+    const verdict = invariants.tamperEvident;
+    if (verdict.holds) return null;
+    const nodes = verdict.nodes.map((id) => JSON.stringify(id)).join(", ");
+    return `${cross}${verdict.nodes.length === 1 ? "node" : "nodes"} ${nodes}: proven without a logged pass`;
+  }
+  const verdict = invariants[name];
+  if (verdict.holds) return null;
+  return `${cross}${at(verdict.index, verdict.line)}  node ${JSON.stringify(verdict.node)}: ${WHY_BROKEN[name]}`;
+}
+
+function illegalLines({ legality }: Report, style: Style): string[] {
+  if (legality.illegal === 0) return [];
+  const heading = `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (the public API could not have logged ${legality.illegal === 1 ? "it" : "them"}):`;
+  const listed = legality.first.map(
+    (event) =>
+      `${INDENT}    ${at(event.index, event.line)}  ${event.kind}  node ${JSON.stringify(event.node)}: ${event.reason}`,
+  );
+  const more = legality.illegal - legality.first.length;
+  return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
+}
+
+function finalLine(report: Report): string {
+  const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
+    (status) => `${report.final.counts[status]} ${status}`,
+  );
+  const when = report.integrity === null ? "final" : "final, before the integrity error";
+  return `${INDENT}${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
+}
+
+function at(index: number, line: number | undefined): string {
+  return line === undefined ? `event ${index}` : `line ${line} (event ${index})`;
+}
+
+function label(text: string): string {
+  return text.padEnd(LABEL_WIDTH);
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+const PLAIN: Style = { good: (text) => text, bad: (text) => text, warn: (text) => text };
+
+const ANSI: Style = {
+  good: (text) => `\u001b[32m${text}\u001b[39m`,
+  bad: (text) => `\u001b[1;31m${text}\u001b[22;39m`,
+  warn: (text) => `\u001b[33m${text}\u001b[39m`,
+};
