@@ -8,7 +8,7 @@
  *   8    f64  integrity index, -1 when none
  *   16   f64  integrity line, 0 when unknown
  *   24   i32  integrity reason (Integrity), -1 when none
- *   28   i32  malformed problem (Malformed)
+ *   28   i32  integrity detail: the Malformed problem, or the node of a discharge-without-deposit
  *   32   u32  integrity subject pointer (decoded id or kind, WTF-8)
  *   36   u32  integrity subject length
  *   40   f64  torn tail line, 0 when none
@@ -55,7 +55,7 @@ export const REPORT_EVENTS: usize = 0;
 export const REPORT_INTEGRITY_INDEX: usize = 8;
 export const REPORT_INTEGRITY_LINE: usize = 16;
 export const REPORT_INTEGRITY_REASON: usize = 24;
-export const REPORT_MALFORMED_PROBLEM: usize = 28;
+export const REPORT_INTEGRITY_DETAIL: usize = 28;
 export const REPORT_SUBJECT_POINTER: usize = 32;
 export const REPORT_SUBJECT_LENGTH: usize = 36;
 export const REPORT_TORN_TAIL_LINE: usize = 40;
@@ -65,12 +65,14 @@ export const REPORT_ILLEGAL_LISTED: usize = 64;
 export const REPORT_LIMIT: usize = 68;
 export const REPORT_STEP_INVARIANTS: usize = 72;
 export const STEP_INVARIANT_BYTES: usize = 24;
-export const REPORT_STATUS_COUNTS: usize = REPORT_STEP_INVARIANTS + STEP_INVARIANT_BYTES * <usize>StepInvariant.COUNT;
+export const REPORT_STATUS_COUNTS: usize =
+  REPORT_STEP_INVARIANTS + STEP_INVARIANT_BYTES * <usize>StepInvariant.COUNT;
 export const REPORT_ILLEGAL_LIST: usize = REPORT_STATUS_COUNTS + 8 * <usize>Status.COUNT;
 export const ILLEGAL_ENTRY_BYTES: usize = 32;
 /** Mirrors ILLEGAL_EVENTS_LISTED_MAX. */
 export const ILLEGAL_EVENTS_LISTED_MAX: i32 = 10;
-const REPORT_BYTES: usize = REPORT_ILLEGAL_LIST + ILLEGAL_ENTRY_BYTES * <usize>ILLEGAL_EVENTS_LISTED_MAX;
+const REPORT_BYTES: usize =
+  REPORT_ILLEGAL_LIST + ILLEGAL_ENTRY_BYTES * <usize>ILLEGAL_EVENTS_LISTED_MAX;
 
 export const report = memory.data(<i32>REPORT_BYTES, 8);
 
@@ -120,7 +122,7 @@ export function stopAtIntegrityFault(
   index: f64,
   line: f64,
   reason: i32,
-  problem: u8,
+  detail: i32,
   subject: usize,
   subjectLength: usize,
 ): void {
@@ -128,7 +130,7 @@ export function stopAtIntegrityFault(
   store<f64>(report + REPORT_INTEGRITY_INDEX, index);
   store<f64>(report + REPORT_INTEGRITY_LINE, line);
   store<i32>(report + REPORT_INTEGRITY_REASON, reason);
-  store<i32>(report + REPORT_MALFORMED_PROBLEM, problem);
+  store<i32>(report + REPORT_INTEGRITY_DETAIL, detail);
   if (subjectLength == 0) return;
   const copy = reserve(subjectLength);
   if (copy == 0) return stopAtLimit(Limit.MEMORY);
@@ -155,9 +157,16 @@ export function noteTornTail(line: f64, offset: f64): void {
  * Audits one well-formed event on a known node of a known kind. A surface event's payload has
  * been collected (surface.ts). Returns false when the fold stopped.
  */
-export function auditEvent(index: f64, line: f64, node: i32, kind: u8, result: u8, surfaceShape: u8): bool {
+export function auditEvent(
+  index: f64,
+  line: f64,
+  node: i32,
+  kind: u8,
+  result: u8,
+  surfaceShape: u8,
+): bool {
   if (isDischargeWithoutDeposit(node, kind)) {
-    stopAtIntegrityFault(index, line, Integrity.DISCHARGE_WITHOUT_DEPOSIT, 0, 0, 0);
+    stopAtIntegrityFault(index, line, Integrity.DISCHARGE_WITHOUT_DEPOSIT, node, 0, 0);
     return false;
   }
   const reason = illegality(node, kind, result, surfaceShape);
@@ -166,15 +175,16 @@ export function auditEvent(index: f64, line: f64, node: i32, kind: u8, result: u
   if (breaksSurfaceMonotonicity(node, kind, surfaceShape)) {
     noteViolation(StepInvariant.SURFACE_MONOTONIC, index, line, node);
   }
-  const phaseBefore = load<u32>(phaseColumn + (<usize>node << 2));
+  const phaseBefore = load<u32>(phaseColumn + ((<usize>node) << 2));
   if (!applyEvent(node, kind, result, surfaceShape)) {
     stopAtLimit(Limit.MEMORY);
     return false;
   }
-  if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseColumn + (<usize>node << 2)))) {
+  if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseColumn + ((<usize>node) << 2)))) {
     noteViolation(StepInvariant.PHASE_MONOTONIC, index, line, node);
   }
-  if (breaksNoPendingProven(node)) noteViolation(StepInvariant.NO_PENDING_PROVEN, index, line, node);
+  if (breaksNoPendingProven(node))
+    noteViolation(StepInvariant.NO_PENDING_PROVEN, index, line, node);
   if ((kind == Kind.GATE_CHECKED || kind == Kind.DISCHARGED) && result == Result.PASS) {
     store<u8>(passLoggedColumn + <usize>node, 1);
   }
@@ -212,5 +222,8 @@ export function countStatuses(): void {
 
 /** tamperEvident: proven in the final state with no logged pass. */
 export function isTampered(node: i32): bool {
-  return load<u8>(statusColumn + <usize>node) == Status.PROVEN && load<u8>(passLoggedColumn + <usize>node) == 0;
+  return (
+    load<u8>(statusColumn + <usize>node) == Status.PROVEN &&
+    load<u8>(passLoggedColumn + <usize>node) == 0
+  );
 }

@@ -52,17 +52,17 @@ function buildIdTable(): bool {
   let capacity: u32 = 16;
   while (capacity < <u32>nodeCount * 2) capacity <<= 1;
   idSlotMask = capacity - 1;
-  idSlots = reserveZeroed(<usize>capacity << 2);
-  idTags = reserve(<usize>capacity << 2);
+  idSlots = reserveZeroed((<usize>capacity) << 2);
+  idTags = reserve((<usize>capacity) << 2);
   if (idSlots == 0 || idTags == 0) return false;
   for (let node = 0; node < nodeCount; node++) {
-    const start = idBytes + load<u32>(idOffsets + (<usize>node << 2));
-    const length = idBytes + load<u32>(idOffsets + (<usize>node << 2), 4) - start;
+    const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
+    const length = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4) - start;
     const hash = <u32>hashBytes(start, length);
     let slot = hash & idSlotMask;
-    while (load<u32>(idSlots + (<usize>slot << 2)) != 0) slot = (slot + 1) & idSlotMask;
-    store<u32>(idSlots + (<usize>slot << 2), node + 1);
-    store<u32>(idTags + (<usize>slot << 2), hash);
+    while (load<u32>(idSlots + ((<usize>slot) << 2)) != 0) slot = (slot + 1) & idSlotMask;
+    store<u32>(idSlots + ((<usize>slot) << 2), node + 1);
+    store<u32>(idTags + ((<usize>slot) << 2), hash);
   }
   return true;
 }
@@ -72,12 +72,12 @@ export function lookupId(pointer: usize, length: usize): i32 {
   const hash = <u32>hashBytes(pointer, length);
   let slot = hash & idSlotMask;
   while (true) {
-    const entry = load<u32>(idSlots + (<usize>slot << 2));
+    const entry = load<u32>(idSlots + ((<usize>slot) << 2));
     if (entry == 0) return -1;
-    if (load<u32>(idTags + (<usize>slot << 2)) == hash) {
+    if (load<u32>(idTags + ((<usize>slot) << 2)) == hash) {
       const node = entry - 1;
-      const start = idBytes + load<u32>(idOffsets + (<usize>node << 2));
-      const end = idBytes + load<u32>(idOffsets + (<usize>node << 2), 4);
+      const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
+      const end = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4);
       if (end - start == length && memory.compare(start, pointer, length) == 0) return <i32>node;
     }
     slot = (slot + 1) & idSlotMask;

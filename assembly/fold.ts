@@ -6,8 +6,8 @@
  */
 import { Kind, Result, SurfaceShape } from "./events";
 import {
-  GateMode,
   depositPhaseColumn,
+  GateMode,
   modeColumn,
   phaseColumn,
   Status,
@@ -30,7 +30,12 @@ export function applyEvent(node: i32, kind: u8, result: u8, surfaceShape: u8): b
       break;
     case Kind.LANDED:
       setStatus(node, Status.LANDED);
-      setDeposit(node, Validation.PENDING, GateMode.GATED, load<u32>(phaseColumn + (<usize>node << 2)));
+      setDeposit(
+        node,
+        Validation.PENDING,
+        GateMode.GATED,
+        load<u32>(phaseColumn + ((<usize>node) << 2)),
+      );
       break;
     case Kind.GATE_CHECKED:
       resolve(node, result == Result.PASS, GateMode.GATED);
@@ -66,7 +71,7 @@ function resolve(node: i32, passed: bool, mode: u8): void {
 
 /** Phase + 1. The phase is a u32: 4·10⁹ gate events on one node is past any journal this reads. */
 function advancePhase(node: i32): u32 {
-  const at = phaseColumn + (<usize>node << 2);
+  const at = phaseColumn + ((<usize>node) << 2);
   const phase = load<u32>(at) + 1;
   store<u32>(at, phase);
   return phase;
@@ -75,7 +80,7 @@ function advancePhase(node: i32): u32 {
 function setDeposit(node: i32, validation: u8, mode: u8, phase: u32): void {
   store<u8>(validationColumn + <usize>node, validation);
   store<u8>(modeColumn + <usize>node, mode);
-  store<u32>(depositPhaseColumn + (<usize>node << 2), phase);
+  store<u32>(depositPhaseColumn + ((<usize>node) << 2), phase);
 }
 
 function setStatus(node: i32, status: u8): void {

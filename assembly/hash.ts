@@ -28,18 +28,38 @@ export function hashBytes(pointer: usize, length: usize): u64 {
   for (let w: usize = 0; w <= wholeWords; w++) {
     const m = w < wholeWords ? load<u64>(pointer + (w << 3)) : tail;
     v3 ^= m;
-    v0 += v1; v1 = rotl<u64>(v1, 13); v1 ^= v0; v0 = rotl<u64>(v0, 32);
-    v2 += v3; v3 = rotl<u64>(v3, 16); v3 ^= v2;
-    v0 += v3; v3 = rotl<u64>(v3, 21); v3 ^= v0;
-    v2 += v1; v1 = rotl<u64>(v1, 17); v1 ^= v2; v2 = rotl<u64>(v2, 32);
+    v0 += v1;
+    v1 = rotl<u64>(v1, 13);
+    v1 ^= v0;
+    v0 = rotl<u64>(v0, 32);
+    v2 += v3;
+    v3 = rotl<u64>(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl<u64>(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl<u64>(v1, 17);
+    v1 ^= v2;
+    v2 = rotl<u64>(v2, 32);
     v0 ^= m;
   }
   v2 ^= 0xff;
   for (let round = 0; round < 3; round++) {
-    v0 += v1; v1 = rotl<u64>(v1, 13); v1 ^= v0; v0 = rotl<u64>(v0, 32);
-    v2 += v3; v3 = rotl<u64>(v3, 16); v3 ^= v2;
-    v0 += v3; v3 = rotl<u64>(v3, 21); v3 ^= v0;
-    v2 += v1; v1 = rotl<u64>(v1, 17); v1 ^= v2; v2 = rotl<u64>(v2, 32);
+    v0 += v1;
+    v1 = rotl<u64>(v1, 13);
+    v1 ^= v0;
+    v0 = rotl<u64>(v0, 32);
+    v2 += v3;
+    v3 = rotl<u64>(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl<u64>(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl<u64>(v1, 17);
+    v1 ^= v2;
+    v2 = rotl<u64>(v2, 32);
   }
   return v0 ^ v1 ^ v2 ^ v3;
 }

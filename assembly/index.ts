@@ -5,6 +5,8 @@
  * `beginRecords` / (`recordRoom`, `foldRecords`)* / `finishRecords`; then read the report block
  * and the node columns.
  */
+
+import { Limit, report } from "./audit";
 import { loadPackedDag, nodeCount, packedDagBytes } from "./dag";
 import { setHashKey } from "./hash";
 import { reserve, resetAll, sealDagRegion } from "./memory";
@@ -15,7 +17,6 @@ import {
   statusColumn,
   validationColumn,
 } from "./state";
-import { Limit, report } from "./audit";
 
 export {
   ILLEGAL_ENTRY_BYTES,
@@ -25,11 +26,11 @@ export {
   REPORT_ILLEGAL,
   REPORT_ILLEGAL_LIST,
   REPORT_ILLEGAL_LISTED,
+  REPORT_INTEGRITY_DETAIL,
   REPORT_INTEGRITY_INDEX,
   REPORT_INTEGRITY_LINE,
   REPORT_INTEGRITY_REASON,
   REPORT_LIMIT,
-  REPORT_MALFORMED_PROBLEM,
   REPORT_STATUS_COUNTS,
   REPORT_STEP_INVARIANTS,
   REPORT_SUBJECT_LENGTH,
@@ -38,7 +39,14 @@ export {
   REPORT_TORN_TAIL_OFFSET,
   STEP_INVARIANT_BYTES,
 } from "./audit";
-export { beginJsonl, consume, finishJsonl, LINE_BYTES_MAX, writeCapacity, writePointer } from "./jsonl";
+export {
+  beginJsonl,
+  consume,
+  finishJsonl,
+  LINE_BYTES_MAX,
+  writeCapacity,
+  writePointer,
+} from "./jsonl";
 export { beginRecords, finishRecords, foldRecords, recordRoom } from "./records";
 
 let packedDag: usize = 0;
@@ -73,7 +81,7 @@ export function nodeStatus(node: i32): u8 {
   return load<u8>(statusColumn + <usize>node);
 }
 export function nodePhase(node: i32): u32 {
-  return load<u32>(phaseColumn + (<usize>node << 2));
+  return load<u32>(phaseColumn + ((<usize>node) << 2));
 }
 export function nodeValidation(node: i32): u8 {
   return load<u8>(validationColumn + <usize>node);
@@ -82,5 +90,5 @@ export function nodeMode(node: i32): u8 {
   return load<u8>(modeColumn + <usize>node);
 }
 export function nodeDepositPhase(node: i32): u32 {
-  return load<u32>(depositPhaseColumn + (<usize>node << 2));
+  return load<u32>(depositPhaseColumn + ((<usize>node) << 2));
 }

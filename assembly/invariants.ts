@@ -35,8 +35,10 @@ export function breaksSurfaceMonotonicity(node: i32, kind: u8, surfaceShape: u8)
 
 /** noPendingProven, judged on the state after the event. */
 export function breaksNoPendingProven(node: i32): bool {
-  return load<u8>(statusColumn + <usize>node) == Status.PROVEN &&
-    load<u8>(validationColumn + <usize>node) == Validation.PENDING;
+  return (
+    load<u8>(statusColumn + <usize>node) == Status.PROVEN &&
+    load<u8>(validationColumn + <usize>node) == Validation.PENDING
+  );
 }
 
 /** phaseMonotonic, judged on the phases before and after the event. */

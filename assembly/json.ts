@@ -66,22 +66,22 @@ export namespace ValueType {
 const FIELD_BYTES: usize = 12;
 const FIELDS = memory.data(<i32>(FIELD_BYTES * Field.COUNT), 4);
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function fieldStart(field: i32): usize {
   return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES);
 }
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function fieldEnd(field: i32): usize {
   return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES, 4);
 }
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function fieldType(field: i32): u8 {
   return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 8);
 }
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function fieldEscaped(field: i32): bool {
   return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 9) != 0;
@@ -97,26 +97,26 @@ export function useContainerStack(bits: usize): void {
 /** Set by `scanString`: whether the string just scanned holds an escape. */
 let scannedEscape = false;
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 function isWhitespace(c: u32): bool {
   return c == CharCode.SPACE || c == CharCode.TAB || c == CharCode.CR || c == CharCode.LF;
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function skipWhitespace(at: usize, end: usize): usize {
   while (at < end && isWhitespace(<u32>load<u8>(at))) at++;
   return at;
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 function isDigit(c: u32): bool {
   return c - CharCode.ZERO <= 9;
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 function hexValue(c: u32): i32 {
   if (c - CharCode.ZERO <= 9) return <i32>(c - CharCode.ZERO);

@@ -8,8 +8,7 @@
  * Budget: at 1 GB/s the scanner has about 3 cycles per byte on one core, so each byte is touched
  * by the newline search (16 at a time) and the JSON pass, and nothing else; ids are hashed once.
  */
-import { lookupId } from "./dag";
-import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./events";
+
 import {
   auditEvent,
   beginJournal,
@@ -22,6 +21,8 @@ import {
   stopAtLimit,
   stopped,
 } from "./audit";
+import { lookupId } from "./dag";
+import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./events";
 import {
   CharCode,
   decodeString,
@@ -163,7 +164,7 @@ function findLineEnd(): isize {
   return -1;
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 function isBlank(start: usize, end: usize): bool {
   for (let at = start; at < end; at++) {

@@ -22,7 +22,7 @@ export function reserve(bytes: usize): usize {
   const start = (top + 15) & ~15;
   const end = start + bytes + OVERREAD_BYTES;
   if (end < start) return 0;
-  const available = (<usize>memory.size()) * PAGE_BYTES;
+  const available = <usize>memory.size() * PAGE_BYTES;
   if (end > available) {
     const pagesNeeded = <i32>((end - available + PAGE_BYTES - 1) / PAGE_BYTES);
     if (memory.grow(pagesNeeded) < 0) return 0;

@@ -63,11 +63,11 @@ export function foldRecords(bytes: usize): i32 {
       at += 4;
     }
     const paths = at;
-    at += <usize>pathCount << 2;
+    at += (<usize>pathCount) << 2;
     const index = countEvent();
     if (stopped) continue;
     if (kind >= Kind.FAULT_MALFORMED) {
-      stopAtIntegrityFault(index, 0, faultReason(kind), <u8>node, 0, 0);
+      stopAtIntegrityFault(index, 0, faultReason(kind), <i32>node, 0, 0);
       continue;
     }
     if (kind == Kind.SURFACE_WIDENED) collectPayload(paths, pathCount);
@@ -85,7 +85,7 @@ function faultReason(kind: u8): i32 {
 function collectPayload(paths: usize, count: u32): void {
   beginPayload();
   for (let i: u32 = 0; i < count; i++) {
-    if (!addToPayload(load<u32>(paths + (<usize>i << 2)))) return stopAtLimit(Limit.MEMORY);
+    if (!addToPayload(load<u32>(paths + ((<usize>i) << 2)))) return stopAtLimit(Limit.MEMORY);
   }
 }
 

@@ -60,7 +60,7 @@ export function reserveNodeState(): bool {
     passLoggedColumn != 0 && phaseColumn != 0 && depositPhaseColumn != 0;
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function isTerminal(status: u8): bool {
   return status == Status.PROVEN || status == Status.SKIPPED || status == Status.ESCALATED;

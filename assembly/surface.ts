@@ -42,42 +42,49 @@ export let payloadLength: u32 = 0;
 export function resetSurfaces(): bool {
   pathCount = 0;
   stamp = 0;
-  blockStart = reserveZeroed(<usize>nodeCount << 2);
-  blockLength = reserveZeroed(<usize>nodeCount << 2);
-  blockCapacity = reserveZeroed(<usize>nodeCount << 2);
+  blockStart = reserveZeroed((<usize>nodeCount) << 2);
+  blockLength = reserveZeroed((<usize>nodeCount) << 2);
+  blockCapacity = reserveZeroed((<usize>nodeCount) << 2);
   arenaWords = 1024;
   arenaUsed = 0;
-  arena = reserve(<usize>arenaWords << 2);
+  arena = reserve((<usize>arenaWords) << 2);
   payloadCapacity = 256;
-  payload = reserve(<usize>payloadCapacity << 2);
+  payload = reserve((<usize>payloadCapacity) << 2);
   pathBytesCapacity = 16384;
   pathBytes = reserve(pathBytesCapacity);
-  return blockStart != 0 && blockLength != 0 && blockCapacity != 0 && arena != 0 && payload != 0 &&
-    pathBytes != 0 && growPathTable(256);
+  return (
+    blockStart != 0 &&
+    blockLength != 0 &&
+    blockCapacity != 0 &&
+    arena != 0 &&
+    payload != 0 &&
+    pathBytes != 0 &&
+    growPathTable(256)
+  );
 }
 
 function growPathTable(capacity: u32): bool {
   const slotCount = capacity << 1;
-  const slots = reserveZeroed(<usize>slotCount << 2);
-  const tags = reserve(<usize>slotCount << 2);
+  const slots = reserveZeroed((<usize>slotCount) << 2);
+  const tags = reserve((<usize>slotCount) << 2);
   const starts = reserve((<usize>capacity + 1) << 2);
-  const newMarks = reserveZeroed(<usize>capacity << 2);
+  const newMarks = reserveZeroed((<usize>capacity) << 2);
   if (slots == 0 || tags == 0 || starts == 0 || newMarks == 0) return false;
   if (pathCount > 0) {
     memory.copy(starts, pathStarts, (<usize>pathCount + 1) << 2);
-    memory.copy(newMarks, marks, <usize>pathCount << 2);
+    memory.copy(newMarks, marks, (<usize>pathCount) << 2);
   } else {
     store<u32>(starts, 0);
   }
   const mask = slotCount - 1;
   for (let path: u32 = 0; path < pathCount; path++) {
-    const start = pathBytes + load<u32>(pathStarts + (<usize>path << 2));
-    const end = pathBytes + load<u32>(pathStarts + (<usize>path << 2), 4);
+    const start = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2));
+    const end = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2), 4);
     const tag = <u32>hashBytes(start, end - start);
     let slot = tag & mask;
-    while (load<u32>(slots + (<usize>slot << 2)) != 0) slot = (slot + 1) & mask;
-    store<u32>(slots + (<usize>slot << 2), path + 1);
-    store<u32>(tags + (<usize>slot << 2), tag);
+    while (load<u32>(slots + ((<usize>slot) << 2)) != 0) slot = (slot + 1) & mask;
+    store<u32>(slots + ((<usize>slot) << 2), path + 1);
+    store<u32>(tags + ((<usize>slot) << 2), tag);
   }
   pathSlots = slots;
   pathTags = tags;
@@ -93,12 +100,12 @@ export function internPath(pointer: usize, length: usize): i64 {
   const mask = (pathCapacity << 1) - 1;
   let slot = hash & mask;
   while (true) {
-    const entry = load<u32>(pathSlots + (<usize>slot << 2));
+    const entry = load<u32>(pathSlots + ((<usize>slot) << 2));
     if (entry == 0) break;
-    if (load<u32>(pathTags + (<usize>slot << 2)) == hash) {
+    if (load<u32>(pathTags + ((<usize>slot) << 2)) == hash) {
       const path = entry - 1;
-      const start = pathBytes + load<u32>(pathStarts + (<usize>path << 2));
-      const end = pathBytes + load<u32>(pathStarts + (<usize>path << 2), 4);
+      const start = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2));
+      const end = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2), 4);
       if (end - start == length && memory.compare(start, pointer, length) == 0) return path;
     }
     slot = (slot + 1) & mask;
@@ -108,7 +115,7 @@ export function internPath(pointer: usize, length: usize): i64 {
 
 function addPath(pointer: usize, length: usize, hash: u32): i64 {
   if (pathCount == pathCapacity && !growPathTable(pathCapacity << 1)) return -1;
-  const used = <usize>load<u32>(pathStarts + (<usize>pathCount << 2));
+  const used = <usize>load<u32>(pathStarts + ((<usize>pathCount) << 2));
   if (used + length > pathBytesCapacity) {
     let capacity = pathBytesCapacity << 1;
     while (used + length > capacity) capacity <<= 1;
@@ -121,12 +128,12 @@ function addPath(pointer: usize, length: usize, hash: u32): i64 {
   }
   memory.copy(pathBytes + used, pointer, length);
   const path = pathCount++;
-  store<u32>(pathStarts + (<usize>pathCount << 2), <u32>(used + length));
+  store<u32>(pathStarts + ((<usize>pathCount) << 2), <u32>(used + length));
   const mask = (pathCapacity << 1) - 1;
   let slot = hash & mask;
-  while (load<u32>(pathSlots + (<usize>slot << 2)) != 0) slot = (slot + 1) & mask;
-  store<u32>(pathSlots + (<usize>slot << 2), path + 1);
-  store<u32>(pathTags + (<usize>slot << 2), hash);
+  while (load<u32>(pathSlots + ((<usize>slot) << 2)) != 0) slot = (slot + 1) & mask;
+  store<u32>(pathSlots + ((<usize>slot) << 2), path + 1);
+  store<u32>(pathTags + ((<usize>slot) << 2), hash);
   return path;
 }
 
@@ -143,59 +150,60 @@ export function beginPayload(): void {
   payloadLength = 0;
   stamp += 1;
   if (stamp == 0) {
-    memory.fill(marks, 0, <usize>pathCapacity << 2);
+    memory.fill(marks, 0, (<usize>pathCapacity) << 2);
     stamp = 1;
   }
 }
 
 /** Adds a path to the payload unless it is already in it; false when memory is exhausted. */
 export function addToPayload(path: u32): bool {
-  const mark = marks + (<usize>path << 2);
+  const mark = marks + ((<usize>path) << 2);
   if (load<u32>(mark) == stamp) return true;
   store<u32>(mark, stamp);
   if (payloadLength == payloadCapacity) {
-    const grown = reserve(<usize>payloadCapacity << 3);
+    const grown = reserve((<usize>payloadCapacity) << 3);
     if (grown == 0) return false;
-    memory.copy(grown, payload, <usize>payloadLength << 2);
+    memory.copy(grown, payload, (<usize>payloadLength) << 2);
     payload = grown;
     payloadCapacity <<= 1;
   }
-  store<u32>(payload + (<usize>payloadLength << 2), path);
+  store<u32>(payload + ((<usize>payloadLength) << 2), path);
   payloadLength += 1;
   return true;
 }
 
 /** Whether the payload holds every path of the node's current surface. */
 export function payloadKeepsSurface(node: i32): bool {
-  const start = arena + (<usize>load<u32>(blockStart + (<usize>node << 2)) << 2);
-  const end = start + (<usize>load<u32>(blockLength + (<usize>node << 2)) << 2);
+  const start = arena + ((<usize>load<u32>(blockStart + ((<usize>node) << 2))) << 2);
+  const end = start + ((<usize>load<u32>(blockLength + ((<usize>node) << 2))) << 2);
   for (let at = start; at < end; at += 4) {
-    if (load<u32>(marks + (<usize>load<u32>(at) << 2)) != stamp) return false;
+    if (load<u32>(marks + ((<usize>load<u32>(at)) << 2)) != stamp) return false;
   }
   return true;
 }
 
 /** The node's surface becomes the payload's paths. False when memory is exhausted. */
 export function storePayload(node: i32): bool {
-  const index = <usize>node << 2;
-  if (payloadLength > load<u32>(blockCapacity + index) && !moveBlock(node, payloadLength)) return false;
-  const start = arena + (<usize>load<u32>(blockStart + index) << 2);
-  memory.copy(start, payload, <usize>payloadLength << 2);
+  const index = (<usize>node) << 2;
+  if (payloadLength > load<u32>(blockCapacity + index) && !moveBlock(node, payloadLength))
+    return false;
+  const start = arena + ((<usize>load<u32>(blockStart + index)) << 2);
+  memory.copy(start, payload, (<usize>payloadLength) << 2);
   store<u32>(blockLength + index, payloadLength);
   return true;
 }
 
 export function clearSurface(node: i32): void {
-  store<u32>(blockLength + (<usize>node << 2), 0);
+  store<u32>(blockLength + ((<usize>node) << 2), 0);
 }
 
 /** Gives the node a block of at least `needed` words at the arena's end, compacting if full. */
 function moveBlock(node: i32, needed: u32): bool {
-  let capacity = max<u32>(4, load<u32>(blockCapacity + (<usize>node << 2)) << 1);
+  let capacity = max<u32>(4, load<u32>(blockCapacity + ((<usize>node) << 2)) << 1);
   while (capacity < needed) capacity <<= 1;
   if (<u64>arenaUsed + capacity > <u64>arenaWords && !compactArena(capacity)) return false;
-  store<u32>(blockStart + (<usize>node << 2), arenaUsed);
-  store<u32>(blockCapacity + (<usize>node << 2), capacity);
+  store<u32>(blockStart + ((<usize>node) << 2), arenaUsed);
+  store<u32>(blockCapacity + ((<usize>node) << 2), capacity);
   arenaUsed += capacity;
   return true;
 }
@@ -203,16 +211,21 @@ function moveBlock(node: i32, needed: u32): bool {
 /** Copies every live block into a new arena with room for `extra` more words. */
 function compactArena(extra: u32): bool {
   let live: u64 = 0;
-  for (let node = 0; node < nodeCount; node++) live += load<u32>(blockCapacity + (<usize>node << 2));
+  for (let node = 0; node < nodeCount; node++)
+    live += load<u32>(blockCapacity + ((<usize>node) << 2));
   const words = max<u64>(<u64>arenaWords, (live + extra) << 1);
   if (words > <u64>(u32.MAX_VALUE >> 2)) return false;
-  const fresh = reserve(<usize>words << 2);
+  const fresh = reserve((<usize>words) << 2);
   if (fresh == 0) return false;
   let used: u32 = 0;
   for (let node = 0; node < nodeCount; node++) {
-    const index = <usize>node << 2;
+    const index = (<usize>node) << 2;
     const capacity = load<u32>(blockCapacity + index);
-    memory.copy(fresh + (<usize>used << 2), arena + (<usize>load<u32>(blockStart + index) << 2), <usize>load<u32>(blockLength + index) << 2);
+    memory.copy(
+      fresh + ((<usize>used) << 2),
+      arena + ((<usize>load<u32>(blockStart + index)) << 2),
+      (<usize>load<u32>(blockLength + index)) << 2,
+    );
     store<u32>(blockStart + index, used);
     used += capacity;
   }

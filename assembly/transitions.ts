@@ -45,7 +45,7 @@ export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8): i
   }
 }
 
-// @ts-ignore: decorator
+// @ts-expect-error: decorator
 @inline
 export function dependenciesProven(node: i32): bool {
   return load<u32>(unprovenColumn + (<usize>node << 2)) == 0;

@@ -1,0 +1,207 @@
+/**
+ * `loadEngine()`: the WASM engine, with the reference's API (src/engine.ts) and deep-equal
+ * reports. One engine owns one kernel instance and audits one journal at a time; it keeps the
+ * last DAG loaded, so auditing many journals over one DAG loads it once.
+ */
+import {
+  type AuditBytesOptions,
+  chunksOf,
+  type Engine,
+  type JournalBytes,
+  UNNAMED_JOURNAL,
+} from "../src/engine.js";
+import { chooseDag } from "../src/journal/choose-dag.js";
+import { JournalError } from "../src/journal/errors.js";
+import { readJsonlJournal } from "../src/journal/jsonl.js";
+import type { AuditSource } from "../src/model/audit.js";
+import type { Dag } from "../src/model/dag.js";
+import { LogIntegrityError } from "../src/model/events.js";
+import type { Report } from "../src/model/report.js";
+import type { EventLog, ModelState, NodeState } from "../src/model/state.js";
+import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
+import { foldRecords } from "./fold-records.js";
+import {
+  instantiateKernel,
+  type KernelExports,
+  type KernelFlavour,
+  type KernelSource,
+  supportsSimd,
+} from "./kernel.js";
+import { packDag } from "./pack-dag.js";
+import { type ReportContext, readIntegrityFault, readReport } from "./read-report.js";
+
+export interface LoadEngineOptions {
+  /** The kernel module; by default the built file beside this package (fetched in a browser). */
+  readonly wasm?: KernelSource;
+  /** Which build; by default SIMD where the engine supports it. */
+  readonly flavour?: KernelFlavour;
+}
+
+export interface WasmEngine extends Engine {
+  readonly flavour: KernelFlavour;
+}
+
+export async function loadEngine(options: LoadEngineOptions = {}): Promise<WasmEngine> {
+  const flavour = options.flavour ?? (supportsSimd() ? "simd" : "scalar");
+  const kernel = await instantiateKernel(options.wasm, flavour);
+  return new KernelEngine(kernel, flavour);
+}
+
+const LF = 0x0a;
+
+class KernelEngine implements WasmEngine {
+  readonly name = "wasm";
+  private loadedDag: Dag | null = null;
+
+  constructor(
+    private readonly kernel: KernelExports,
+    readonly flavour: KernelFlavour,
+  ) {}
+
+  audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
+    this.fold(dag, events, UNNAMED_JOURNAL);
+    const report = readReport(this.kernel, {
+      dag,
+      lines: source.lines,
+      faultSubject: faultSubjectOf(events),
+    });
+    return { ...report, tornTail: source.tornTail ?? null };
+  }
+
+  replay(dag: Dag, events: readonly unknown[]): ModelState {
+    const { surfaces } = this.fold(dag, events, UNNAMED_JOURNAL);
+    const fault = readIntegrityFault(this.kernel, {
+      dag,
+      lines: undefined,
+      faultSubject: faultSubjectOf(events),
+    });
+    if (fault !== null) throw new LogIntegrityError(fault.index, fault.fault);
+    const nodes = dag.nodes.map((_, node) => this.nodeState(node, surfaces[node]));
+    let log: EventLog = null;
+    for (const [index, event] of events.entries()) {
+      log = Object.freeze({ event: event as never, length: index + 1, earlier: log });
+    }
+    return Object.freeze({ dag, nodes: Object.freeze(nodes), log });
+  }
+
+  async auditBytes(
+    dag: Dag | null,
+    bytes: JournalBytes,
+    options: AuditBytesOptions = {},
+  ): Promise<Report> {
+    const file = options.file ?? UNNAMED_JOURNAL;
+    const chunks = chunksOf(bytes);
+    const { head, firstLineEnd } = await readThroughFirstLine(chunks);
+    const headerDag = readJsonlJournal(head.subarray(0, firstLineEnd), file).dag;
+    const chosen = chooseDag(file, headerDag, dag === null ? null : { dag, name: "the given DAG" });
+    this.useDag(chosen, file);
+    this.check(this.kernel.beginJsonl(headerDag === null ? 0 : 1), file);
+    this.feed(head, file);
+    for await (const chunk of chunks) this.feed(chunk, file);
+    this.check(this.kernel.finishJsonl(), file);
+    return readReport(this.kernel, { dag: chosen, lines: "kernel" });
+  }
+
+  private fold(dag: Dag, events: readonly unknown[], file: string) {
+    this.useDag(dag, file);
+    const folded = foldRecords(this.kernel, dag, events);
+    this.check(folded.limit, file);
+    return folded;
+  }
+
+  private useDag(dag: Dag, file: string): void {
+    if (this.loadedDag === dag) return;
+    this.loadedDag = null;
+    if (!packDag(this.kernel, dag)) this.check(Limit.MEMORY, file);
+    this.loadedDag = dag;
+  }
+
+  /** Copies bytes into the kernel's line buffer as room allows, auditing the lines they complete. */
+  private feed(bytes: Uint8Array, file: string): void {
+    for (let at = 0; at < bytes.length; ) {
+      const length = Math.min(this.kernel.writeCapacity(), bytes.length - at);
+      new Uint8Array(this.kernel.memory.buffer, this.kernel.writePointer(), length).set(
+        bytes.subarray(at, at + length),
+      );
+      at += length;
+      this.check(this.kernel.consume(length), file);
+    }
+  }
+
+  private check(limit: number, file: string): void {
+    if (limit === Limit.NONE) return;
+    this.loadedDag = null;
+    const lineBytesMax = (this.kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
+    throw new JournalError(
+      file,
+      limit === Limit.LINE_LENGTH
+        ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
+        : "the WebAssembly memory cannot grow any further (4 GiB): the DAG or the surfaces are too large",
+    );
+  }
+
+  private nodeState(node: number, surface: unknown): NodeState {
+    const validation = VALIDATIONS[this.kernel.nodeValidation(node)] ?? null;
+    return Object.freeze({
+      status: STATUSES[this.kernel.nodeStatus(node)] as NodeState["status"],
+      phase: this.kernel.nodePhase(node),
+      deposit:
+        validation === null
+          ? null
+          : Object.freeze({
+              validation,
+              mode: GATE_MODES[this.kernel.nodeMode(node)] as NonNullable<
+                NodeState["deposit"]
+              >["mode"],
+              phase: this.kernel.nodeDepositPhase(node),
+            }),
+      surface: surface ?? EMPTY_SURFACE,
+    });
+  }
+}
+
+const EMPTY_SURFACE: readonly string[] = Object.freeze([]);
+
+/** The id or kind an unknown-node or unknown-kind fault names, straight from the event. */
+function faultSubjectOf(events: readonly unknown[]): ReportContext["faultSubject"] {
+  return (index, reason) => {
+    const { kind, id } = events[index] as { kind: string; id: string };
+    return reason === "unknown-node" ? id : kind;
+  };
+}
+
+/**
+ * Reads chunks until they hold the first non-blank line with its line feed (or the input ends),
+ * so the reference reader can recognise a header before the kernel starts. Returns all bytes
+ * read, and where that first line ends.
+ */
+async function readThroughFirstLine(
+  chunks: AsyncGenerator<Uint8Array>,
+): Promise<{ head: Uint8Array; firstLineEnd: number }> {
+  const read: Uint8Array[] = [];
+  let length = 0;
+  let seenContent = false;
+  let firstLineEnd = -1;
+  while (firstLineEnd < 0) {
+    const next = await chunks.next();
+    if (next.done) break;
+    const chunk = next.value;
+    for (let i = 0; i < chunk.length; i++) {
+      const byte = chunk[i] as number;
+      if (byte === LF && seenContent) {
+        firstLineEnd = length + i + 1;
+        break;
+      }
+      if (byte !== LF && byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) seenContent = true;
+    }
+    read.push(chunk);
+    length += chunk.length;
+  }
+  const head = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of read) {
+    head.set(chunk, at);
+    at += chunk.length;
+  }
+  return { head, firstLineEnd: firstLineEnd < 0 ? length : firstLineEnd };
+}

@@ -1,0 +1,3 @@
+export type { AuditBytesOptions, Engine, EngineName, JournalBytes } from "../src/engine.js";
+export { type LoadEngineOptions, loadEngine, type WasmEngine } from "./engine.js";
+export { type KernelFlavour, type KernelSource, supportsSimd } from "./kernel.js";

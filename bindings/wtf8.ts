@@ -1,0 +1,51 @@
+/**
+ * WTF-8: UTF-8 extended to lone surrogates, the kernel's encoding of ids and paths. A JavaScript
+ * string is a sequence of UTF-16 code units and JSON can spell a lone surrogate (`"\ud800"`), so
+ * ids must survive one; TextEncoder would replace it with U+FFFD and merge distinct ids.
+ */
+
+export function encodeWtf8(text: string): Uint8Array {
+  const bytes = new Uint8Array(text.length * 3);
+  let at = 0;
+  for (let i = 0; i < text.length; i++) {
+    let unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
+      const low = text.charCodeAt(i + 1);
+      if (low >= 0xdc00 && low < 0xe000) {
+        unit = 0x10000 + ((unit - 0xd800) << 10) + (low - 0xdc00);
+        i += 1;
+      }
+    }
+    if (unit < 0x80) {
+      bytes[at++] = unit;
+    } else if (unit < 0x800) {
+      bytes[at++] = 0xc0 | (unit >> 6);
+      bytes[at++] = 0x80 | (unit & 0x3f);
+    } else if (unit < 0x10000) {
+      bytes[at++] = 0xe0 | (unit >> 12);
+      bytes[at++] = 0x80 | ((unit >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (unit & 0x3f);
+    } else {
+      bytes[at++] = 0xf0 | (unit >> 18);
+      bytes[at++] = 0x80 | ((unit >> 12) & 0x3f);
+      bytes[at++] = 0x80 | ((unit >> 6) & 0x3f);
+      bytes[at++] = 0x80 | (unit & 0x3f);
+    }
+  }
+  return bytes.subarray(0, at);
+}
+
+/** Decodes bytes the kernel produced (valid WTF-8 by construction). */
+export function decodeWtf8(bytes: Uint8Array): string {
+  let text = "";
+  for (let at = 0; at < bytes.length; ) {
+    const lead = bytes[at] as number;
+    const length = lead < 0x80 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4;
+    let codePoint = length === 1 ? lead : lead & (0xff >> (length + 1));
+    for (let i = 1; i < length; i++)
+      codePoint = (codePoint << 6) | ((bytes[at + i] as number) & 0x3f);
+    text += String.fromCodePoint(codePoint);
+    at += length;
+  }
+  return text;
+}

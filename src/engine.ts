@@ -1,0 +1,70 @@
+/**
+ * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
+ * (bindings/) both implement `Engine`, and their reports are deep-equal.
+ */
+import { chooseDag } from "./journal/choose-dag.js";
+import { readJsonlJournal } from "./journal/jsonl.js";
+import { type AuditSource, audit } from "./model/audit.js";
+import type { Dag } from "./model/dag.js";
+import { replay } from "./model/fold.js";
+import type { Report } from "./model/report.js";
+import type { ModelState } from "./model/state.js";
+
+export type EngineName = "reference" | "wasm";
+
+/** JSONL bytes: all at once, or as a stream of chunks of any size. */
+export type JournalBytes = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+export interface AuditBytesOptions {
+  /** Names the journal in errors. */
+  readonly file?: string;
+}
+
+export interface Engine {
+  readonly name: EngineName;
+  /** The report of DESIGN §4 for a log of events (any values; the fold judges them). */
+  audit(dag: Dag, events: readonly unknown[], source?: AuditSource): Report;
+  /** The state the log folds to; a log-integrity fault throws `LogIntegrityError`. */
+  replay(dag: Dag, events: readonly unknown[]): ModelState;
+  /** Audits a JSONL journal; the DAG may come from its header line instead (`dag` null). */
+  auditBytes(dag: Dag | null, bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
+}
+
+export const UNNAMED_JOURNAL = "<journal>";
+
+export const referenceEngine: Engine = {
+  name: "reference",
+  audit,
+  replay,
+  async auditBytes(dag, bytes, options = {}) {
+    const file = options.file ?? UNNAMED_JOURNAL;
+    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    const chosen = chooseDag(
+      file,
+      journal.dag,
+      dag === null ? null : { dag, name: "the given DAG" },
+    );
+    return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
+  },
+};
+
+export async function* chunksOf(bytes: JournalBytes): AsyncGenerator<Uint8Array> {
+  if (bytes instanceof Uint8Array) {
+    yield bytes;
+    return;
+  }
+  for await (const chunk of bytes) yield chunk;
+}
+
+async function collectBytes(bytes: JournalBytes): Promise<Uint8Array> {
+  if (bytes instanceof Uint8Array) return bytes;
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of chunksOf(bytes)) chunks.push(chunk);
+  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
