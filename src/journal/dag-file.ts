@@ -111,7 +111,7 @@ function fieldError(
   expected: string,
 ): JournalError {
   if (!Object.hasOwn(object, field)) {
-    return jsonValueError(origin, path, `expected a "${field}" field (${expected}), found none`);
+    return jsonValueError(origin, path, `expected a field "${field}" (${expected}), found none`);
   }
   const detail = `expected "${field}" to be ${expected}, found ${describeJsonValue(object[field])}`;
   return jsonValueError(origin, [...path, field], detail);

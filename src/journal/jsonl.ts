@@ -122,7 +122,7 @@ function headerDag(header: Record<string, unknown>, origin: JsonOrigin): Dag {
   expect("statefold", "journal");
   expect("version", JOURNAL_VERSION);
   if (!Object.hasOwn(header, "dag")) {
-    const detail = 'expected a "dag" field {"nodes": [...]}, found none';
+    const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");
   }
   return dagFromJson(header.dag, origin, ["dag"]);
