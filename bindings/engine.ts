@@ -19,7 +19,7 @@ import { LogIntegrityError } from "../src/model/events.js";
 import type { Report } from "../src/model/report.js";
 import type { EventLog, ModelState, NodeState } from "../src/model/state.js";
 import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
-import { foldRecords } from "./fold-records.js";
+import { type EncodedEvents, encodeEvents, foldEncoded } from "./fold-records.js";
 import {
   instantiateKernel,
   type KernelExports,
@@ -102,11 +102,11 @@ class KernelEngine implements WasmEngine {
     return readReport(this.kernel, { dag: chosen, lines: "kernel" });
   }
 
-  private fold(dag: Dag, events: readonly unknown[], file: string) {
+  private fold(dag: Dag, events: readonly unknown[], file: string): EncodedEvents {
+    const encoded = encodeEvents(dag, events);
     this.useDag(dag, file);
-    const folded = foldRecords(this.kernel, dag, events);
-    this.check(folded.limit, file);
-    return folded;
+    this.check(foldEncoded(this.kernel, encoded), file);
+    return encoded;
   }
 
   private useDag(dag: Dag, file: string): void {

@@ -1,104 +1,141 @@
 /**
  * The object API's path into the kernel: events (any JavaScript values, as a reader or a live
- * runtime produced them) are encoded into the record format of assembly/records.ts in batches and
- * folded. The host does the integrity checks that need no state, exactly as the reference's
- * `locate` does and in its order, and marks them as fault kinds; the kernel does the rest.
+ * runtime produced them) are encoded into the record format of assembly/records.ts, then folded
+ * batch by batch. The host does the integrity checks that need no state, exactly as the
+ * reference's `locate` does and in its order, and marks them as fault kinds; the kernel does the
+ * rest.
  */
 import type { Dag } from "../src/model/dag.js";
-import { isEventKind, UnparseableLine } from "../src/model/events.js";
+import { isEventKind, type MalformedProblem, UnparseableLine } from "../src/model/events.js";
 import { isStringArray } from "../src/model/state.js";
 import { EVENT_KINDS, Kind, Limit, MALFORMED_PROBLEMS, Result, SurfaceShape } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 
-/** Words per batch; a larger single record (a huge surface) gets a batch of its own. */
+/** Records are copied into the kernel at most this many words at a time (one larger record alone). */
 const BATCH_WORDS = 1 << 16;
 
-export interface FoldedRecords {
-  /** A Limit code (0 when none was reached). */
-  readonly limit: number;
+export interface EncodedEvents {
+  readonly words: Uint32Array;
+  /** Distinct surface paths; the records name them 0 .. pathCount - 1. */
+  readonly pathCount: number;
   /** Each node's last surface payload, verbatim, for the replayed state; undefined when untouched. */
-  readonly surfaces: unknown[];
+  readonly surfaces: readonly unknown[];
 }
 
-export function foldRecords(
-  kernel: KernelExports,
-  dag: Dag,
-  events: readonly unknown[],
-): FoldedRecords {
-  const pathIds = new Map<string, number>();
-  const surfaces: unknown[] = new Array(dag.nodes.length);
-  const encoded: number[][] = [];
-  for (const event of events) encoded.push(encodeEvent(event, dag, pathIds, surfaces));
-  let limit = kernel.beginRecords(pathIds.size);
-  let batch: number[][] = [];
-  let batchWords = 0;
-  const flush = (): number => {
-    if (batchWords === 0) return Limit.NONE;
-    const pointer = kernel.recordRoom(batchWords * 4);
-    if (pointer === 0) return Limit.MEMORY;
-    const words = new Uint32Array(kernel.memory.buffer, pointer, batchWords);
-    let at = 0;
-    for (const record of batch) {
-      words.set(record, at);
-      at += record.length;
-    }
-    const folded = kernel.foldRecords(batchWords * 4);
-    batch = [];
-    batchWords = 0;
-    return folded;
+export function encodeEvents(dag: Dag, events: readonly unknown[]): EncodedEvents {
+  const encoder = new RecordEncoder(dag);
+  for (const event of events) encoder.encode(event);
+  return {
+    words: encoder.words.subarray(0, encoder.length),
+    pathCount: encoder.pathIds.size,
+    surfaces: encoder.surfaces,
   };
-  for (const record of encoded) {
-    if (limit !== Limit.NONE) break;
-    if (batchWords + record.length > BATCH_WORDS) limit = flush();
-    batch.push(record);
-    batchWords += record.length;
+}
+
+/** Folds encoded events as one journal; returns a Limit code. */
+export function foldEncoded(kernel: KernelExports, encoded: EncodedEvents): number {
+  let limit = kernel.beginRecords(encoded.pathCount);
+  const { words } = encoded;
+  for (let start = 0; start < words.length && limit === Limit.NONE; ) {
+    const end = batchEnd(words, start);
+    const pointer = kernel.recordRoom((end - start) * 4);
+    if (pointer === 0) return Limit.MEMORY;
+    new Uint32Array(kernel.memory.buffer, pointer, end - start).set(words.subarray(start, end));
+    limit = kernel.foldRecords((end - start) * 4);
+    start = end;
   }
-  if (limit === Limit.NONE) limit = flush();
   kernel.finishRecords();
-  return { limit, surfaces };
+  return limit;
 }
 
-function encodeEvent(
-  event: unknown,
-  dag: Dag,
-  pathIds: Map<string, number>,
-  surfaces: unknown[],
-): number[] {
-  if (event instanceof UnparseableLine) return malformed(event.problem);
-  if (typeof event !== "object" || event === null || Array.isArray(event))
-    return malformed("not-an-object");
-  const { kind, id, result, surface } = event as Record<string, unknown>;
-  if (typeof kind !== "string") return malformed("kind-not-a-string");
-  if (typeof id !== "string") return malformed("id-not-a-string");
-  const node = dag.positionById.get(id);
-  if (node === undefined) return [Kind.FAULT_UNKNOWN_NODE, 0];
-  if (!isEventKind(kind)) return [Kind.FAULT_UNKNOWN_KIND, 0];
-  const kindCode = EVENT_KINDS.indexOf(kind);
-  const resultCode =
-    result === "pass"
-      ? Result.PASS
-      : result === "fail"
-        ? Result.FAIL
-        : result === "timeout"
-          ? Result.TIMEOUT
-          : Result.MISSING_OR_OTHER;
-  if (kindCode !== Kind.SURFACE_WIDENED) return [kindCode | (resultCode << 8), node];
-  surfaces[node] = surface ?? [];
-  if (surface === undefined || surface === null)
-    return [kindCode | (SurfaceShape.ABSENT << 16), node];
-  if (!isStringArray(surface)) return [kindCode | (SurfaceShape.OTHER << 16), node];
-  const record = [kindCode | (SurfaceShape.STRINGS << 16), node, surface.length];
-  for (const path of surface) {
-    let pathId = pathIds.get(path);
-    if (pathId === undefined) {
-      pathId = pathIds.size;
-      pathIds.set(path, pathId);
-    }
-    record.push(pathId);
+/** Where the batch starting at `start` ends: after the last whole record within BATCH_WORDS. */
+function batchEnd(words: Uint32Array, start: number): number {
+  let end = start;
+  while (end < words.length) {
+    const next = end + recordWords(words, end);
+    if (next - start > BATCH_WORDS && end > start) break;
+    end = next;
   }
-  return record;
+  return end;
 }
 
-function malformed(problem: (typeof MALFORMED_PROBLEMS)[number]): number[] {
+function recordWords(words: Uint32Array, at: number): number {
+  const head = words[at] as number;
+  const isPathList = (head & 0xff) === Kind.SURFACE_WIDENED && head >> 16 === SurfaceShape.STRINGS;
+  return isPathList ? 3 + (words[at + 2] as number) : 2;
+}
+
+class RecordEncoder {
+  words = new Uint32Array(1024);
+  length = 0;
+  readonly pathIds = new Map<string, number>();
+  readonly surfaces: unknown[];
+
+  constructor(private readonly dag: Dag) {
+    this.surfaces = new Array(dag.nodes.length);
+  }
+
+  encode(event: unknown): void {
+    const [head, node] = this.recordHead(event);
+    this.push(head, node);
+    if (head !== PATH_LIST_HEAD) return;
+    const paths = (event as { surface: readonly string[] }).surface;
+    this.reserve(1 + paths.length);
+    this.words[this.length++] = paths.length;
+    for (const path of paths) this.words[this.length++] = this.pathId(path);
+  }
+
+  /** The record's first two words: the reference's integrity checks, in its order, then the event. */
+  private recordHead(event: unknown): [number, number] {
+    if (event instanceof UnparseableLine) return malformedHead(event.problem);
+    if (typeof event !== "object" || event === null || Array.isArray(event)) {
+      return malformedHead("not-an-object");
+    }
+    const { kind, id, result, surface } = event as Record<string, unknown>;
+    if (typeof kind !== "string") return malformedHead("kind-not-a-string");
+    if (typeof id !== "string") return malformedHead("id-not-a-string");
+    const node = this.dag.positionById.get(id);
+    if (node === undefined) return [Kind.FAULT_UNKNOWN_NODE, 0];
+    if (!isEventKind(kind)) return [Kind.FAULT_UNKNOWN_KIND, 0];
+    const kindCode = EVENT_KINDS.indexOf(kind);
+    if (kindCode !== Kind.SURFACE_WIDENED) return [kindCode | (resultCode(result) << 8), node];
+    this.surfaces[node] = surface ?? [];
+    if (surface === undefined || surface === null)
+      return [kindCode | (SurfaceShape.ABSENT << 16), node];
+    return [isStringArray(surface) ? PATH_LIST_HEAD : kindCode | (SurfaceShape.OTHER << 16), node];
+  }
+
+  private push(head: number, second: number): void {
+    this.reserve(2);
+    this.words[this.length++] = head;
+    this.words[this.length++] = second;
+  }
+
+  private reserve(count: number): void {
+    if (this.length + count <= this.words.length) return;
+    const grown = new Uint32Array(Math.max(this.words.length * 2, this.length + count));
+    grown.set(this.words.subarray(0, this.length));
+    this.words = grown;
+  }
+
+  private pathId(path: string): number {
+    let pathId = this.pathIds.get(path);
+    if (pathId === undefined) {
+      pathId = this.pathIds.size;
+      this.pathIds.set(path, pathId);
+    }
+    return pathId;
+  }
+}
+
+const PATH_LIST_HEAD = Kind.SURFACE_WIDENED | (SurfaceShape.STRINGS << 16);
+
+function malformedHead(problem: MalformedProblem): [number, number] {
   return [Kind.FAULT_MALFORMED, MALFORMED_PROBLEMS.indexOf(problem)];
+}
+
+function resultCode(result: unknown): number {
+  if (result === "pass") return Result.PASS;
+  if (result === "fail") return Result.FAIL;
+  return result === "timeout" ? Result.TIMEOUT : Result.MISSING_OR_OTHER;
 }
