@@ -18,6 +18,11 @@ export interface CliOutput {
   readonly colour: boolean;
 }
 
+/** Colour only for a terminal, and never when NO_COLOR is set to anything (no-color.org). */
+export function wantsColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  return isTTY === true && (env.NO_COLOR ?? "") === "";
+}
+
 export interface Command {
   readonly name: string;
   /** One line for the top-level help. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { wantsColour } from "./command.js";
 import { runCli } from "./run-cli.js";
 
 // A reader that stops early (`statefold replay big.jsonl | head`) is not an error.
@@ -11,5 +12,5 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 process.exitCode = runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
-  colour: process.stdout.isTTY === true && !process.env.NO_COLOR,
+  colour: wantsColour(process.stdout.isTTY, process.env),
 });

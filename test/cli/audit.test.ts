@@ -1,0 +1,177 @@
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Report } from "../../src/model/report.js";
+import {
+  DIAMOND_NODES,
+  headerLine,
+  REPO_ROOT,
+  statefold,
+  statefoldInProcess,
+  tempFiles,
+} from "./cli-process.js";
+
+const event = (kind: string, id: string, extra: object = {}) =>
+  JSON.stringify({ ts: "2026-11-02T09:14:03.120Z", seq: 1, kind, id, ...extra });
+const PROVE_A = [
+  event("dispatched", "A"),
+  event("landed", "A"),
+  event("gate-checked", "A", { result: "pass" }),
+];
+
+function auditJson(...args: string[]): { code: number | null; report: Report } {
+  const run = statefoldInProcess(["audit", "--format", "json", ...args]);
+  return { code: run.code, report: JSON.parse(run.stdout) as Report };
+}
+
+describe("statefold audit", () => {
+  it("prints what broke, where and why, in text", () => {
+    const run = statefoldInProcess(["audit", "examples/violations/unproven-dispatch.jsonl"]);
+    expect(run.stdout).toBe(
+      [
+        "✗ examples/violations/unproven-dispatch.jsonl: NOT CONFORMANT (13 events)",
+        '  ✗ scheduleCorrect   line 11 (event 9)  node "D": dispatched before its dependencies were proven',
+        "  ! 1 illegal event (the public API could not have logged it):",
+        '      line 11 (event 9)  dispatched  node "D": dependencies-not-proven',
+        "  final: 4 proven",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("prints an integrity error with the prefix it leaves, and the state before it", () => {
+    const run = statefoldInProcess(["audit", "examples/violations/unknown-node.jsonl"]);
+    expect(run.stdout).toContain(
+      '  ✗ integrity         line 7 (event 5)  unknown-node: no node "E" in the DAG\n' +
+        "                      the fold stops here; invariants and legality were judged over the 5 events before it\n" +
+        "  final, before the integrity error: 2 queued, 1 dispatched, 1 proven\n",
+    );
+  });
+
+  it("warns of a torn tail with its line and byte offset", () => {
+    const run = statefoldInProcess(["audit", "examples/violations/torn-tail.jsonl"]);
+    expect(run.stdout).toContain(
+      "  ! torn tail         line 8, byte 705: an unfinished last entry",
+    );
+  });
+
+  it("counts illegal events beyond the ten it lists", () => {
+    const lines = [
+      headerLine(),
+      ...PROVE_A,
+      ...Array.from({ length: 12 }, () => event("landed", "A")),
+    ];
+    const journal = join(tempFiles({ "j.jsonl": `${lines.join("\n")}\n` }), "j.jsonl");
+    const { report } = auditJson(journal);
+    expect(report.legality.illegal).toBe(12);
+    expect(report.legality.first).toHaveLength(10);
+    expect(statefoldInProcess(["audit", journal]).stdout).toContain("      … and 2 more\n");
+  });
+
+  describe("integrity errors land at the right index and line", () => {
+    // Blank lines and the header shift lines away from indexes: event 3 sits on line 8.
+    const journalWith = (bad: string) =>
+      [
+        headerLine(),
+        "",
+        ...PROVE_A.slice(0, 2),
+        "   ",
+        "\r",
+        PROVE_A[2],
+        bad,
+        event("dispatched", "B"),
+      ].join("\n");
+
+    it.each([
+      ["unknown-node", event("dispatched", "Z"), 'no node "Z" in the DAG'],
+      ["unknown-kind", event("accepted", "A"), 'unknown event kind "accepted"'],
+      ["malformed-event", '{"kind":"dispatched","id":', "the line is not valid JSON"],
+      [
+        "discharge-without-deposit",
+        event("discharged", "B", { result: "pass" }),
+        'node "B" is discharged but never landed',
+      ],
+    ])("%s", (reason, bad, message) => {
+      const journal = join(tempFiles({ "j.jsonl": `${journalWith(bad)}\n` }), "j.jsonl");
+      const { code, report } = auditJson(journal);
+      expect(code).toBe(1);
+      expect(report.integrity).toEqual({ index: 3, line: 8, reason, message });
+      expect(report.events).toBe(5);
+    });
+  });
+
+  describe("several journals", () => {
+    it("prints a JSON array of {file, report}, and exits 1 when any is not conformant", () => {
+      const files = ["examples/diamond.jsonl", "examples/violations/unknown-kind.jsonl"];
+      const run = statefoldInProcess(["audit", "--format", "json", ...files]);
+      expect(run.code).toBe(1);
+      const results = JSON.parse(run.stdout) as { file: string; report: Report }[];
+      expect(results.map((result) => [result.file, result.report.conformant])).toEqual([
+        [files[0], true],
+        [files[1], false],
+      ]);
+    });
+
+    it("still audits the others when one cannot be read, and exits 2", () => {
+      const run = statefoldInProcess([
+        "audit",
+        "examples/diamond.jsonl",
+        "missing.jsonl",
+        "examples/violations/torn-tail.jsonl",
+      ]);
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe("statefold: missing.jsonl: cannot read: no such file\n");
+      expect(run.stdout).toContain("✓ examples/diamond.jsonl: strictly conformant");
+      expect(run.stdout).toContain("✓ examples/violations/torn-tail.jsonl: strictly conformant");
+      expect(run.stdout).toMatch(/\n2 of 3 journals conformant, 1 could not be read\n$/);
+    });
+
+    it("exits 0 only when every one passes, strictly with --strict", () => {
+      const both = ["examples/diamond.jsonl", "examples/violations/illegal-transition.jsonl"];
+      expect(statefoldInProcess(["audit", ...both]).code).toBe(0);
+      const strict = statefoldInProcess(["audit", "--strict", ...both]);
+      expect(strict.code).toBe(1);
+      expect(strict.stdout).toContain(
+        "✗ examples/violations/illegal-transition.jsonl: conformant, but NOT strictly",
+      );
+      expect(strict.stdout).toMatch(/\n1 of 2 journals strictly conformant\n$/);
+    });
+  });
+
+  it("applies --dag to a journal without a header", () => {
+    const journal = join(tempFiles({ "j.jsonl": `${PROVE_A.join("\n")}\n` }), "j.jsonl");
+    expect(statefoldInProcess(["audit", journal, "--dag", "examples/diamond.dag.json"]).code).toBe(
+      0,
+    );
+  });
+
+  it("rejects --dag that differs from the header", () => {
+    const dir = tempFiles({ "dag.json": JSON.stringify({ nodes: DIAMOND_NODES.slice(0, 3) }) });
+    const run = statefoldInProcess([
+      "audit",
+      "examples/diamond.jsonl",
+      "--dag",
+      join(dir, "dag.json"),
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(
+      `statefold: examples/diamond.jsonl: expected the header's DAG to be the --dag one, found the header has 4 nodes, ${join(dir, "dag.json")} has 3\n`,
+    );
+  });
+
+  it("writes no colour when stdout is not a terminal", () => {
+    const run = statefold(["audit", "examples/violations/unproven-dispatch.jsonl"], {
+      FORCE_COLOR: "1",
+    });
+    expect(run.stdout).not.toContain("\u001b[");
+  });
+
+  it("leaves the journal it reads untouched", () => {
+    const file = join(REPO_ROOT, "examples/violations/torn-tail.jsonl");
+    const before = { bytes: readFileSync(file), mtime: statSync(file).mtimeMs };
+    statefoldInProcess(["audit", file]);
+    statefoldInProcess(["replay", file]);
+    expect(readFileSync(file)).toEqual(before.bytes);
+    expect(statSync(file).mtimeMs).toBe(before.mtime);
+  });
+});

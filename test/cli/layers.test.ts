@@ -1,0 +1,82 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  expectCleanFailure,
+  headerLine,
+  statefold,
+  statefoldInProcess,
+  tempFiles,
+} from "./cli-process.js";
+
+const dagFile = (nodes: unknown[]) =>
+  join(tempFiles({ "dag.json": JSON.stringify({ nodes }) }), "dag.json");
+
+describe("statefold layers", () => {
+  it("prints the Kahn layers of a DAG file, one layer per line", () => {
+    const run = statefold(["layers", "examples/diamond.dag.json"]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toBe('{"layers":[\n  ["A"],\n  ["B","C"],\n  ["D"]\n]}\n');
+  });
+
+  it("reads the DAG of a journal's header", () => {
+    const nodes = [
+      { id: "x", deps: [] },
+      { id: "y", deps: ["x"] },
+    ];
+    const file = join(
+      tempFiles({ "j.jsonl": `${headerLine(nodes)}\n{"kind":"dispatched","id":"x"}\n` }),
+      "j.jsonl",
+    );
+    expect(JSON.parse(statefoldInProcess(["layers", file]).stdout)).toEqual({
+      layers: [["x"], ["y"]],
+    });
+  });
+
+  it("sorts each layer by code point, not by UTF-16 unit or locale", () => {
+    const ids = ["😀", "\uFF61", "z", "Z", "é", "e\u0301", "with space", 'q"uote', "back\\slash"];
+    const run = statefoldInProcess(["layers", dagFile(ids.map((id) => ({ id, deps: [] })))]);
+    expect(JSON.parse(run.stdout)).toEqual({
+      layers: [["Z", "back\\slash", "e\u0301", 'q"uote', "with space", "z", "é", "\uFF61", "😀"]],
+    });
+  });
+
+  it("prints an empty DAG as no layers", () => {
+    expect(statefoldInProcess(["layers", dagFile([])]).stdout).toBe('{"layers":[]}\n');
+  });
+
+  it.each([
+    [
+      "duplicate-id",
+      [
+        { id: "A", deps: [] },
+        { id: "A", deps: [] },
+      ],
+      /duplicate-id: .*"A"/,
+    ],
+    [
+      "dangling-dependency",
+      [{ id: "A", deps: ["ghost"] }],
+      /dangling-dependency: node "A" depends on "ghost"/,
+    ],
+    [
+      "cycle",
+      [
+        { id: "A", deps: ["B"] },
+        { id: "B", deps: ["A"] },
+        { id: "C", deps: [] },
+      ],
+      /cycle: .*: "A", "B"\n$/,
+    ],
+  ])("rejects a DAG with a %s, naming it and its ids, exit 2", (_, nodes, message) => {
+    const run = statefoldInProcess(["layers", dagFile(nodes)]);
+    expectCleanFailure(run);
+    expect(run.stderr).toMatch(message);
+    expect(run.stdout).toBe("");
+  });
+
+  it("rejects a runtime journal, which carries no DAG", () => {
+    const run = statefoldInProcess(["layers", "examples/runtime/campaign.lisp-expr"]);
+    expectCleanFailure(run);
+    expect(run.stderr).toContain("carries no DAG");
+  });
+});
