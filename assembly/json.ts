@@ -305,7 +305,8 @@ export function scanLine(start: usize, end: usize): i32 {
         at = skipWhitespace(keyEnd, end);
         if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
         at = skipWhitespace(at + 1, end);
-        valueStart = at;
+        // Only a top-level member's value is recorded; a nested key must not move its start.
+        if (depth == 1) valueStart = at;
         continue;
       } else {
         continue;
@@ -355,7 +356,7 @@ export function scanLine(start: usize, end: usize): i32 {
         at = skipWhitespace(keyEnd, end);
         if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
         at = skipWhitespace(at + 1, end);
-        valueStart = at;
+        if (depth == 1) valueStart = at;
       }
       break;
     }
