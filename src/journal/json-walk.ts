@@ -17,7 +17,8 @@ export interface JsonSyntaxProblem {
 
 /**
  * Calls `visit` with the path and offset of every value, outermost first, and returns the first
- * syntax problem, or null when the text is one JSON value.
+ * syntax problem, or null when the text is one JSON value. The path passed to `visit` is the
+ * walker's own, valid only during the call.
  */
 export function walkJson(
   text: string,
@@ -35,7 +36,13 @@ export function jsonValueOffset(text: string, path: JsonPath): number | null {
   return found;
 }
 
-type Step = { readonly offset: number } | JsonSyntaxProblem;
+/** Where the walk goes on: `entered` when it stepped into a container, at its first value. */
+interface Advance {
+  readonly offset: number;
+  readonly entered?: boolean;
+}
+
+type Step = Advance | JsonSyntaxProblem;
 
 class JsonWalker {
   private readonly containers: ("object" | "array")[] = [];
@@ -67,7 +74,7 @@ class JsonWalker {
    * At a value: steps into a non-empty container (`offset` is then its first value) or past
    * anything else.
    */
-  private enterOrScanValue(at: number): (Step & { readonly entered?: true }) | JsonSyntaxProblem {
+  private enterOrScanValue(at: number): Step {
     const opener = this.text[at];
     if (opener !== "{" && opener !== "[") return this.scanScalar(at);
     const inside = this.skipWhitespace(at + 1);
