@@ -159,8 +159,8 @@ describe("statefold audit", () => {
     );
   });
 
-  it("writes no colour when stdout is not a terminal", () => {
-    const run = statefold(["audit", "examples/violations/unproven-dispatch.jsonl"], {
+  it("writes no colour when stdout is not a terminal", async () => {
+    const run = await statefold(["audit", "examples/violations/unproven-dispatch.jsonl"], {
       FORCE_COLOR: "1",
     });
     expect(run.stdout).not.toContain("\u001b[");

@@ -1,10 +1,11 @@
 /**
  * Runs `statefold` two ways with one result shape: `statefold` spawns the built bin as a user
- * would (checking first that `dist/` is not older than the sources; `npm test` builds it), and
+ * would (checking first that `dist/` is not older than the sources; `npm test` builds it) and
+ * resolves when it exits, so that independent runs can overlap; and
  * `statefoldInProcess` calls `runCli` directly, which is a hundred times faster, for the many
  * tests that do not depend on the process around it.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -20,14 +21,23 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export function statefold(args: readonly string[], env: NodeJS.ProcessEnv = {}): CliRun {
-  const run = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: REPO_ROOT,
-    encoding: "utf8",
-    env: { ...process.env, ...env },
-    maxBuffer: 64 * 1024 * 1024,
+export function statefold(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, ...env },
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
+      stderr += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, stdout, stderr }));
   });
-  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 /** Paths in the tests are relative to the repository, as for the spawned bin. */

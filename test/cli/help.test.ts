@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { expectCleanFailure, REPO_ROOT, statefold, statefoldInProcess } from "./cli-process.js";
 
 describe("statefold usage", () => {
-  it.each(["--help", "-h"])("%s prints the top-level help on stdout", (flag) => {
-    const run = statefold([flag]);
+  it.each(["--help", "-h"])("%s prints the top-level help on stdout", async (flag) => {
+    const run = await statefold([flag]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^Usage: statefold <command> \[options\]\n/);
@@ -27,7 +27,7 @@ describe("statefold usage", () => {
     expect(run.stdout).toContain("Exit status:");
   });
 
-  it("--version prints the package version", () => {
+  it("--version prints the package version", async () => {
     const { version } = JSON.parse(readFileSync(join(REPO_ROOT, "package.json"), "utf8")) as {
       version: string;
     };
@@ -85,8 +85,8 @@ describe("statefold usage", () => {
     expect(run.stdout).toBe("");
   });
 
-  it("reports a usage error from the bin itself in one line, exit 2", () => {
-    const run = statefold(["audit", "--frobnicate", "x.jsonl"]);
+  it("reports a usage error from the bin itself in one line, exit 2", async () => {
+    const run = await statefold(["audit", "--frobnicate", "x.jsonl"]);
     expectCleanFailure(run);
     expect(run.stderr).toBe(
       "statefold: unknown option '--frobnicate' (see 'statefold audit --help')\n",

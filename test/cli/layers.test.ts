@@ -12,8 +12,8 @@ const dagFile = (nodes: unknown[]) =>
   join(tempFiles({ "dag.json": JSON.stringify({ nodes }) }), "dag.json");
 
 describe("statefold layers", () => {
-  it("prints the Kahn layers of a DAG file, one layer per line", () => {
-    const run = statefold(["layers", "examples/diamond.dag.json"]);
+  it("prints the Kahn layers of a DAG file, one layer per line", async () => {
+    const run = await statefold(["layers", "examples/diamond.dag.json"]);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe('{"layers":[\n  ["A"],\n  ["B","C"],\n  ["D"]\n]}\n');
   });

@@ -9,8 +9,8 @@ import {
 } from "./cli-process.js";
 
 describe("statefold replay", () => {
-  it("prints the final state, one node per line in DAG order", () => {
-    const run = statefold(["replay", "examples/diamond.jsonl"]);
+  it("prints the final state, one node per line in DAG order", async () => {
+    const run = await statefold(["replay", "examples/diamond.jsonl"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toBe(
