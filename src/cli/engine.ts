@@ -3,13 +3,13 @@
  * and an engine is a parameter of it, not a second code path in the commands.
  */
 
+import { type EngineName, referenceEngine } from "../engine.js";
 import { type ReadJournalOptions, readJournalFile } from "../journal/index.js";
-import { audit } from "../model/audit.js";
 import type { Report } from "../model/report.js";
 import { UsageError } from "./command.js";
 
-export const ENGINE_NAMES = ["reference", "wasm"] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+export type { EngineName } from "../engine.js";
+export const ENGINE_NAMES = ["reference", "wasm"] as const satisfies readonly EngineName[];
 export const DEFAULT_ENGINE: EngineName = "reference";
 
 export interface AuditedJournal {
@@ -36,5 +36,5 @@ export function auditJournalFile(path: string, options: AuditOptions): AuditedJo
 
 function auditWithReference(path: string, options: ReadJournalOptions): AuditedJournal {
   const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
-  return { file, report: audit(dag, events, { lines, tornTail }) };
+  return { file, report: referenceEngine.audit(dag, events, { lines, tornTail }) };
 }

@@ -5,7 +5,7 @@
  */
 import type { Dag } from "../model/dag.js";
 import type { TornTail } from "../model/report.js";
-import { dagDifference } from "./dag-difference.js";
+import { chooseDag } from "./choose-dag.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";
 import type { Journal } from "./journal.js";
@@ -33,7 +33,14 @@ export interface ReadJournalOptions {
 
 export function readJournalFile(path: string, options: ReadJournalOptions = {}): JournalFile {
   const journal = readJournal(path);
-  const dag = journalDag(path, journal.dag, options.dagPath);
+  const given =
+    options.dagPath === undefined
+      ? null
+      : {
+          dag: parseDagFile(readFileBytes(options.dagPath), options.dagPath),
+          name: options.dagPath,
+        };
+  const dag = chooseDag(path, journal.dag, given, isLispExprJournal(path));
   const { events, lines, tornTail } = journal;
   return { file: path, dag, events, lines, tornTail };
 }
@@ -59,22 +66,4 @@ function readJournal(path: string): Journal {
 
 function isLispExprJournal(path: string): boolean {
   return path.endsWith(".lisp-expr");
-}
-
-function journalDag(path: string, headerDag: Dag | null, dagPath: string | undefined): Dag {
-  if (dagPath === undefined) {
-    if (headerDag !== null) return headerDag;
-    const remedy = isLispExprJournal(path)
-      ? "a .lisp-expr journal carries none: pass --dag FILE"
-      : 'add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE';
-    throw new JournalError(path, `no DAG: ${remedy}`);
-  }
-  const dag = parseDagFile(readFileBytes(dagPath), dagPath);
-  if (headerDag === null) return dag;
-  const difference = dagDifference(headerDag, dag, { dag: "the header", other: dagPath });
-  if (difference === null) return dag;
-  throw new JournalError(
-    path,
-    `expected the header's DAG to be the --dag one, found ${difference}`,
-  );
 }

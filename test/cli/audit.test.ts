@@ -155,7 +155,7 @@ describe("statefold audit", () => {
     ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(
-      `statefold: examples/diamond.jsonl: expected the header's DAG to be the --dag one, found the header has 4 nodes, ${join(dir, "dag.json")} has 3\n`,
+      `statefold: examples/diamond.jsonl: expected the header's DAG to be ${join(dir, "dag.json")}'s, found the header has 4 nodes, ${join(dir, "dag.json")} has 3\n`,
     );
   });
 

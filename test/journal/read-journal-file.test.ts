@@ -64,7 +64,7 @@ describe("readJournalFile", () => {
       readJournalFile(at("with-header.jsonl"), { dagPath: at("other-dag.json") }),
     );
     expect(error.message).toBe(
-      `${at("with-header.jsonl")}: expected the header's DAG to be the --dag one, found node "B" depends on ["A"] in the header, on [] in ${at("other-dag.json")}`,
+      `${at("with-header.jsonl")}: expected the header's DAG to be ${at("other-dag.json")}'s, found node "B" depends on ["A"] in the header, on [] in ${at("other-dag.json")}`,
     );
   });
 
