@@ -7,6 +7,7 @@ import {
   type AuditBytesOptions,
   chunksOf,
   type Engine,
+  givenDag,
   type JournalBytes,
   UNNAMED_JOURNAL,
 } from "../src/engine.js";
@@ -39,6 +40,12 @@ export interface LoadEngineOptions {
 
 export interface WasmEngine extends Engine {
   readonly flavour: KernelFlavour;
+  /**
+   * The size of the kernel's linear memory, in bytes. WebAssembly memory only grows, so this is
+   * the high-water mark of every audit so far: it lets a caller (and the tests) check that memory
+   * is O(nodes + distinct surface paths + longest line), independent of journal length.
+   */
+  memoryBytes(): number;
 }
 
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<WasmEngine> {
@@ -93,13 +100,17 @@ class KernelEngine implements WasmEngine {
     const chunks = chunksOf(bytes);
     const { head, firstLineEnd } = await readThroughFirstLine(chunks);
     const headerDag = readJsonlJournal(head.subarray(0, firstLineEnd), file).dag;
-    const chosen = chooseDag(file, headerDag, dag === null ? null : { dag, name: "the given DAG" });
+    const chosen = chooseDag(file, headerDag, givenDag(dag, options));
     this.useDag(chosen, file);
     this.check(this.kernel.beginJsonl(headerDag === null ? 0 : 1), file);
     this.feed(head, file);
     for await (const chunk of chunks) this.feed(chunk, file);
     this.check(this.kernel.finishJsonl(), file);
     return readReport(this.kernel, { dag: chosen, lines: "kernel" });
+  }
+
+  memoryBytes(): number {
+    return this.kernel.memory.buffer.byteLength;
   }
 
   private fold(dag: Dag, events: readonly unknown[], file: string): EncodedEvents {

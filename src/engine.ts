@@ -2,7 +2,7 @@
  * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
  * (bindings/) both implement `Engine`, and their reports are deep-equal.
  */
-import { chooseDag } from "./journal/choose-dag.js";
+import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
 import { type AuditSource, audit } from "./model/audit.js";
 import type { Dag } from "./model/dag.js";
@@ -18,6 +18,8 @@ export type JournalBytes = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uin
 export interface AuditBytesOptions {
   /** Names the journal in errors. */
   readonly file?: string;
+  /** Names the given DAG in errors (a header that disagrees with it); "the given DAG" by default. */
+  readonly dagName?: string;
 }
 
 export interface Engine {
@@ -47,6 +49,10 @@ export const referenceEngine: Engine = {
     return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
   },
 };
+
+export function givenDag(dag: Dag | null, options: AuditBytesOptions): GivenDag | null {
+  return dag === null ? null : { dag, name: options.dagName ?? "the given DAG" };
+}
 
 export async function* chunksOf(bytes: JournalBytes): AsyncGenerator<Uint8Array> {
   if (bytes instanceof Uint8Array) {

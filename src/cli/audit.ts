@@ -25,7 +25,8 @@ Options:
   --format text|json  text for people (default); json prints the report itself, or an array
                       of {"file","report"} when several journals are given
   --strict            pass only journals that are strictly conformant (no illegal event)
-  --engine NAME       reference (default) or wasm
+  --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
+                      TypeScript model; same reports, slower)
   -h, --help          show this help
 
 Exit status: 0 every journal conformant (strictly, with --strict), 1 some journal is not,
@@ -39,7 +40,7 @@ export const auditCommand: Command = {
   run: runAudit,
 };
 
-function runAudit(args: readonly string[], output: CliOutput): number {
+async function runAudit(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals: journals } = parseCommandLine("audit", {
     args: [...args],
     options: {
@@ -63,7 +64,7 @@ function runAudit(args: readonly string[], output: CliOutput): number {
   const audited: AuditedJournal[] = [];
   for (const journal of journals) {
     try {
-      audited.push(auditJournalFile(journal, { dagPath: values.dag, engine }));
+      audited.push(await auditJournalFile(journal, { dagPath: values.dag, engine }));
     } catch (error) {
       // One unreadable journal must not hide the verdicts on the others.
       if (!(error instanceof JournalError)) throw error;

@@ -29,7 +29,7 @@ export interface Command {
   readonly summary: string;
   readonly help: string;
   /** Returns the exit code; throws `UsageError` or `JournalError` for the top level to report. */
-  readonly run: (args: readonly string[], output: CliOutput) => number;
+  readonly run: (args: readonly string[], output: CliOutput) => Promise<number>;
 }
 
 export class UsageError extends Error {

@@ -1,16 +1,19 @@
 /**
- * Engine selection, in one place: every command that audits goes through `auditJournalFile`,
- * and an engine is a parameter of it, not a second code path in the commands.
+ * Engine selection, in one place: every command that audits or replays goes through here, and
+ * the engine is a parameter, not a second code path in the commands. The WASM engine streams a
+ * JSONL journal from disk in chunks; a .lisp-expr journal is read by its TypeScript reader and
+ * its events are audited by either engine.
  */
-
-import { type EngineName, referenceEngine } from "../engine.js";
-import { type ReadJournalOptions, readJournalFile } from "../journal/index.js";
+import { loadEngine, type WasmEngine } from "../../bindings/index.js";
+import { type Engine, type EngineName, referenceEngine } from "../engine.js";
+import { parseDagFile } from "../journal/dag-file.js";
+import { isLispExprJournal, type ReadJournalOptions, readJournalFile } from "../journal/index.js";
+import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import type { Report } from "../model/report.js";
-import { UsageError } from "./command.js";
 
 export type { EngineName } from "../engine.js";
-export const ENGINE_NAMES = ["reference", "wasm"] as const satisfies readonly EngineName[];
-export const DEFAULT_ENGINE: EngineName = "reference";
+export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];
+export const DEFAULT_ENGINE: EngineName = "wasm";
 
 export interface AuditedJournal {
   readonly file: string;
@@ -21,20 +24,36 @@ export interface AuditOptions extends ReadJournalOptions {
   readonly engine: EngineName;
 }
 
-export function auditJournalFile(path: string, options: AuditOptions): AuditedJournal {
-  switch (options.engine) {
+let wasmEngine: Promise<WasmEngine> | undefined;
+
+export async function engineNamed(name: EngineName): Promise<Engine> {
+  switch (name) {
     case "reference":
-      return auditWithReference(path, options);
+      return referenceEngine;
     case "wasm":
-      throw new UsageError("the wasm engine is not built yet; use --engine reference", "audit");
+      wasmEngine ??= loadEngine();
+      return wasmEngine;
     default: {
-      const unreachable: never = options.engine;
+      const unreachable: never = name;
       return unreachable;
     }
   }
 }
 
-function auditWithReference(path: string, options: ReadJournalOptions): AuditedJournal {
-  const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
-  return { file, report: referenceEngine.audit(dag, events, { lines, tornTail }) };
+export async function auditJournalFile(
+  path: string,
+  options: AuditOptions,
+): Promise<AuditedJournal> {
+  const engine = await engineNamed(options.engine);
+  if (engine.name === "reference" || isLispExprJournal(path)) {
+    const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
+    return { file, report: engine.audit(dag, events, { lines, tornTail }) };
+  }
+  const { dagPath } = options;
+  const dag = dagPath === undefined ? null : parseDagFile(readFileBytes(dagPath), dagPath);
+  const report = await engine.auditBytes(dag, readFileChunks(path), {
+    file: path,
+    dagName: dagPath,
+  });
+  return { file: path, report };
 }

@@ -26,7 +26,7 @@ export const layersCommand: Command = {
   run: runLayers,
 };
 
-function runLayers(args: readonly string[], output: CliOutput): number {
+async function runLayers(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandLine("layers", {
     args: [...args],
     options: { help: { type: "boolean", short: "h", default: false } },

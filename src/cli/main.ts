@@ -9,7 +9,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(2);
 });
 
-process.exitCode = runCli(process.argv.slice(2), {
+process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   colour: wantsColour(process.stdout.isTTY, process.env),

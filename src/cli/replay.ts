@@ -30,7 +30,7 @@ export const replayCommand: Command = {
   run: runReplay,
 };
 
-function runReplay(args: readonly string[], output: CliOutput): number {
+async function runReplay(args: readonly string[], output: CliOutput): Promise<number> {
   const { values, positionals } = parseCommandLine("replay", {
     args: [...args],
     options: {

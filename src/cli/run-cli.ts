@@ -25,16 +25,16 @@ Options:
 Exit status: 0 conformant, 1 not conformant, 2 bad usage or unreadable input.
 `;
 
-export function runCli(args: readonly string[], output: CliOutput): number {
+export async function runCli(args: readonly string[], output: CliOutput): Promise<number> {
   try {
-    return dispatch(args, output);
+    return await dispatch(args, output);
   } catch (error) {
     output.stderr(`${failureMessage(error)}\n`);
     return ExitCode.badInput;
   }
 }
 
-function dispatch(args: readonly string[], output: CliOutput): number {
+async function dispatch(args: readonly string[], output: CliOutput): Promise<number> {
   const [first, ...rest] = args;
   if (first === undefined) {
     output.stderr(HELP);

@@ -64,6 +64,6 @@ function readJournal(path: string): Journal {
   return isLispExprJournal(path) ? readLispExprJournal(bytes, path) : readJsonlJournal(bytes, path);
 }
 
-function isLispExprJournal(path: string): boolean {
+export function isLispExprJournal(path: string): boolean {
   return path.endsWith(".lisp-expr");
 }

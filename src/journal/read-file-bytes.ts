@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { open } from "node:fs/promises";
 import { JournalError } from "./errors.js";
 
 /** The operating system's reasons a person meets most, in their words. */
@@ -14,8 +15,39 @@ export function readFileBytes(path: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException;
-    const reason = (code === undefined ? undefined : READ_FAILURES[code]) ?? message;
-    throw new JournalError(path, `cannot read: ${reason}`);
+    throw readFailure(path, error);
   }
+}
+
+const CHUNK_BYTES = 1 << 20;
+
+/** A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`. */
+export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+  let file: Awaited<ReturnType<typeof open>>;
+  try {
+    file = await open(path, "r");
+  } catch (error) {
+    throw readFailure(path, error);
+  }
+  try {
+    while (true) {
+      const chunk = new Uint8Array(CHUNK_BYTES);
+      let read: number;
+      try {
+        ({ bytesRead: read } = await file.read(chunk, 0, CHUNK_BYTES, null));
+      } catch (error) {
+        throw readFailure(path, error);
+      }
+      if (read === 0) return;
+      yield chunk.subarray(0, read);
+    }
+  } finally {
+    await file.close();
+  }
+}
+
+function readFailure(path: string, error: unknown): JournalError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const reason = (code === undefined ? undefined : READ_FAILURES[code]) ?? message;
+  return new JournalError(path, `cannot read: ${reason}`);
 }

@@ -58,31 +58,28 @@ export function dagLayers(dag: Dag): string[][] {
 }
 
 function kahnLayers(dag: Dag): { layers: string[][]; stuck: string[] } {
-  const unmetDeps = new Map<string, number>();
-  const dependents = new Map<string, string[]>(dag.nodes.map((node) => [node.id, []]));
-  for (const node of dag.nodes) {
-    const deps = new Set(node.deps);
-    unmetDeps.set(node.id, deps.size);
-    for (const dep of deps) dependents.get(dep)?.push(node.id);
+  const position = (id: string) => dag.positionById.get(id) as number;
+  const unmetDeps = dag.nodes.map((node) => new Set(node.deps).size);
+  const dependents: number[][] = dag.nodes.map(() => []);
+  for (const [dependent, node] of dag.nodes.entries()) {
+    for (const dep of new Set(node.deps)) dependents[position(dep)]?.push(dependent);
   }
+  const idsOf = (positions: number[]) => positions.map((p) => dag.nodes[p]?.id as string);
   const layers: string[][] = [];
-  let layer = dag.nodes.filter((node) => unmetDeps.get(node.id) === 0).map((node) => node.id);
+  let layer = unmetDeps.flatMap((unmet, p) => (unmet === 0 ? [p] : []));
   while (layer.length > 0) {
-    layers.push(layer.sort(compareCodePoints));
-    const next: string[] = [];
-    for (const id of layer) {
-      for (const dependent of dependents.get(id) ?? []) {
-        const unmet = (unmetDeps.get(dependent) ?? 0) - 1;
-        unmetDeps.set(dependent, unmet);
-        if (unmet === 0) next.push(dependent);
+    layers.push(idsOf(layer).sort(compareCodePoints));
+    const next: number[] = [];
+    for (const p of layer) {
+      for (const dependent of dependents[p] ?? []) {
+        unmetDeps[dependent] = (unmetDeps[dependent] as number) - 1;
+        if (unmetDeps[dependent] === 0) next.push(dependent);
       }
     }
     layer = next;
   }
-  const stuck = dag.nodes
-    .filter((node) => (unmetDeps.get(node.id) ?? 0) > 0)
-    .map((node) => node.id);
-  return { layers, stuck: stuck.sort(compareCodePoints) };
+  const stuck = unmetDeps.flatMap((unmet, p) => (unmet > 0 ? [p] : []));
+  return { layers, stuck: idsOf(stuck).sort(compareCodePoints) };
 }
 
 /**

@@ -19,14 +19,14 @@ const PROVE_A = [
   event("gate-checked", "A", { result: "pass" }),
 ];
 
-function auditJson(...args: string[]): { code: number | null; report: Report } {
-  const run = statefoldInProcess(["audit", "--format", "json", ...args]);
+async function auditJson(...args: string[]): Promise<{ code: number | null; report: Report }> {
+  const run = await statefoldInProcess(["audit", "--format", "json", ...args]);
   return { code: run.code, report: JSON.parse(run.stdout) as Report };
 }
 
 describe("statefold audit", () => {
-  it("prints what broke, where and why, in text", () => {
-    const run = statefoldInProcess(["audit", "examples/violations/unproven-dispatch.jsonl"]);
+  it("prints what broke, where and why, in text", async () => {
+    const run = await statefoldInProcess(["audit", "examples/violations/unproven-dispatch.jsonl"]);
     expect(run.stdout).toBe(
       [
         "✗ examples/violations/unproven-dispatch.jsonl: NOT CONFORMANT (13 events)",
@@ -39,8 +39,8 @@ describe("statefold audit", () => {
     );
   });
 
-  it("prints an integrity error with the prefix it leaves, and the state before it", () => {
-    const run = statefoldInProcess(["audit", "examples/violations/unknown-node.jsonl"]);
+  it("prints an integrity error with the prefix it leaves, and the state before it", async () => {
+    const run = await statefoldInProcess(["audit", "examples/violations/unknown-node.jsonl"]);
     expect(run.stdout).toContain(
       '  ✗ integrity         line 7 (event 5)  unknown-node: no node "E" in the DAG\n' +
         "                      the fold stops here; invariants and legality were judged over the 5 events before it\n" +
@@ -48,24 +48,24 @@ describe("statefold audit", () => {
     );
   });
 
-  it("warns of a torn tail with its line and byte offset", () => {
-    const run = statefoldInProcess(["audit", "examples/violations/torn-tail.jsonl"]);
+  it("warns of a torn tail with its line and byte offset", async () => {
+    const run = await statefoldInProcess(["audit", "examples/violations/torn-tail.jsonl"]);
     expect(run.stdout).toContain(
       "  ! torn tail         line 8, byte 705: an unfinished last entry",
     );
   });
 
-  it("counts illegal events beyond the ten it lists", () => {
+  it("counts illegal events beyond the ten it lists", async () => {
     const lines = [
       headerLine(),
       ...PROVE_A,
       ...Array.from({ length: 12 }, () => event("landed", "A")),
     ];
     const journal = join(tempFiles({ "j.jsonl": `${lines.join("\n")}\n` }), "j.jsonl");
-    const { report } = auditJson(journal);
+    const { report } = await auditJson(journal);
     expect(report.legality.illegal).toBe(12);
     expect(report.legality.first).toHaveLength(10);
-    expect(statefoldInProcess(["audit", journal]).stdout).toContain("      … and 2 more\n");
+    expect((await statefoldInProcess(["audit", journal])).stdout).toContain("      … and 2 more\n");
   });
 
   describe("integrity errors land at the right index and line", () => {
@@ -91,9 +91,9 @@ describe("statefold audit", () => {
         event("discharged", "B", { result: "pass" }),
         'node "B" is discharged but never landed',
       ],
-    ])("%s", (reason, bad, message) => {
+    ])("%s", async (reason, bad, message) => {
       const journal = join(tempFiles({ "j.jsonl": `${journalWith(bad)}\n` }), "j.jsonl");
-      const { code, report } = auditJson(journal);
+      const { code, report } = await auditJson(journal);
       expect(code).toBe(1);
       expect(report.integrity).toEqual({ index: 3, line: 8, reason, message });
       expect(report.events).toBe(5);
@@ -101,9 +101,9 @@ describe("statefold audit", () => {
   });
 
   describe("several journals", () => {
-    it("prints a JSON array of {file, report}, and exits 1 when any is not conformant", () => {
+    it("prints a JSON array of {file, report}, and exits 1 when any is not conformant", async () => {
       const files = ["examples/diamond.jsonl", "examples/violations/unknown-kind.jsonl"];
-      const run = statefoldInProcess(["audit", "--format", "json", ...files]);
+      const run = await statefoldInProcess(["audit", "--format", "json", ...files]);
       expect(run.code).toBe(1);
       const results = JSON.parse(run.stdout) as { file: string; report: Report }[];
       expect(results.map((result) => [result.file, result.report.conformant])).toEqual([
@@ -112,8 +112,8 @@ describe("statefold audit", () => {
       ]);
     });
 
-    it("still audits the others when one cannot be read, and exits 2", () => {
-      const run = statefoldInProcess([
+    it("still audits the others when one cannot be read, and exits 2", async () => {
+      const run = await statefoldInProcess([
         "audit",
         "examples/diamond.jsonl",
         "missing.jsonl",
@@ -126,10 +126,10 @@ describe("statefold audit", () => {
       expect(run.stdout).toMatch(/\n2 of 3 journals conformant, 1 could not be read\n$/);
     });
 
-    it("exits 0 only when every one passes, strictly with --strict", () => {
+    it("exits 0 only when every one passes, strictly with --strict", async () => {
       const both = ["examples/diamond.jsonl", "examples/violations/illegal-transition.jsonl"];
-      expect(statefoldInProcess(["audit", ...both]).code).toBe(0);
-      const strict = statefoldInProcess(["audit", "--strict", ...both]);
+      expect((await statefoldInProcess(["audit", ...both])).code).toBe(0);
+      const strict = await statefoldInProcess(["audit", "--strict", ...both]);
       expect(strict.code).toBe(1);
       expect(strict.stdout).toContain(
         "✗ examples/violations/illegal-transition.jsonl: conformant, but NOT strictly",
@@ -138,16 +138,16 @@ describe("statefold audit", () => {
     });
   });
 
-  it("applies --dag to a journal without a header", () => {
+  it("applies --dag to a journal without a header", async () => {
     const journal = join(tempFiles({ "j.jsonl": `${PROVE_A.join("\n")}\n` }), "j.jsonl");
-    expect(statefoldInProcess(["audit", journal, "--dag", "examples/diamond.dag.json"]).code).toBe(
-      0,
-    );
+    expect(
+      (await statefoldInProcess(["audit", journal, "--dag", "examples/diamond.dag.json"])).code,
+    ).toBe(0);
   });
 
-  it("rejects --dag that differs from the header", () => {
+  it("rejects --dag that differs from the header", async () => {
     const dir = tempFiles({ "dag.json": JSON.stringify({ nodes: DIAMOND_NODES.slice(0, 3) }) });
-    const run = statefoldInProcess([
+    const run = await statefoldInProcess([
       "audit",
       "examples/diamond.jsonl",
       "--dag",
@@ -166,11 +166,11 @@ describe("statefold audit", () => {
     expect(run.stdout).not.toContain("\u001b[");
   });
 
-  it("leaves the journal it reads untouched", () => {
+  it("leaves the journal it reads untouched", async () => {
     const file = join(REPO_ROOT, "examples/violations/torn-tail.jsonl");
     const before = { bytes: readFileSync(file), mtime: statSync(file).mtimeMs };
-    statefoldInProcess(["audit", file]);
-    statefoldInProcess(["replay", file]);
+    await statefoldInProcess(["audit", file]);
+    await statefoldInProcess(["replay", file]);
     expect(readFileSync(file)).toEqual(before.bytes);
     expect(statSync(file).mtimeMs).toBe(before.mtime);
   });

@@ -41,11 +41,11 @@ export function statefold(args: readonly string[], env: NodeJS.ProcessEnv = {}):
 }
 
 /** Paths in the tests are relative to the repository, as for the spawned bin. */
-export function statefoldInProcess(args: readonly string[]): CliRun {
+export async function statefoldInProcess(args: readonly string[]): Promise<CliRun> {
   if (process.cwd() !== REPO_ROOT) throw new Error(`run the tests from ${REPO_ROOT}`);
   let stdout = "";
   let stderr = "";
-  const code = runCli(args, {
+  const code = await runCli(args, {
     stdout: (text) => {
       stdout += text;
     },

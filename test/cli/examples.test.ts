@@ -120,20 +120,25 @@ describe("statefold audit on the examples", () => {
     }
   });
 
-  it.each(EXAMPLES)("$file: $verdict", ({ file, args = [], exit, exitStrict, verdict, report }) => {
-    const text = textRuns.get(file) as CliRun;
-    expect(text.code).toBe(exit);
-    expect(text.stderr).toBe("");
-    expect(text.stdout.split("\n")[0]).toContain(`${file}: ${verdict}`);
+  it.each(EXAMPLES)(
+    "$file: $verdict",
+    async ({ file, args = [], exit, exitStrict, verdict, report }) => {
+      const text = textRuns.get(file) as CliRun;
+      expect(text.code).toBe(exit);
+      expect(text.stderr).toBe("");
+      expect(text.stdout.split("\n")[0]).toContain(`${file}: ${verdict}`);
 
-    expect(statefoldInProcess(["audit", "--strict", file, ...args]).code).toBe(exitStrict);
+      expect((await statefoldInProcess(["audit", "--strict", file, ...args])).code).toBe(
+        exitStrict,
+      );
 
-    const json = statefoldInProcess(["audit", "--format", "json", file, ...args]);
-    expect(json.code).toBe(exit);
-    expect(JSON.parse(json.stdout)).toMatchObject(report);
-  });
+      const json = await statefoldInProcess(["audit", "--format", "json", file, ...args]);
+      expect(json.code).toBe(exit);
+      expect(JSON.parse(json.stdout)).toMatchObject(report);
+    },
+  );
 
-  it("covers every example journal", () => {
+  it("covers every example journal", async () => {
     const journals = ["examples", "examples/violations", "examples/runtime"].flatMap((dir) =>
       readdirSync(join(REPO_ROOT, dir))
         .filter((name) => name.endsWith(".jsonl") || name.endsWith(".lisp-expr"))
@@ -142,11 +147,13 @@ describe("statefold audit on the examples", () => {
     expect(new Set(EXAMPLES.map((example) => example.file))).toEqual(new Set(journals));
   });
 
-  it("agrees that the DAG-only file is the diamond's DAG", () => {
-    const layers = statefoldInProcess(["layers", "examples/diamond.dag.json"]);
-    expect(layers.stdout).toBe(statefoldInProcess(["layers", "examples/diamond.jsonl"]).stdout);
+  it("agrees that the DAG-only file is the diamond's DAG", async () => {
+    const layers = await statefoldInProcess(["layers", "examples/diamond.dag.json"]);
+    expect(layers.stdout).toBe(
+      (await statefoldInProcess(["layers", "examples/diamond.jsonl"])).stdout,
+    );
     expect(JSON.parse(layers.stdout)).toEqual({ layers: [["A"], ["B", "C"], ["D"]] });
     const audit = ["audit", "examples/diamond.jsonl", "--dag", "examples/diamond.dag.json"];
-    expect(statefoldInProcess(audit).code).toBe(0);
+    expect((await statefoldInProcess(audit)).code).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ describe("statefold layers", () => {
     expect(run.stdout).toBe('{"layers":[\n  ["A"],\n  ["B","C"],\n  ["D"]\n]}\n');
   });
 
-  it("reads the DAG of a journal's header", () => {
+  it("reads the DAG of a journal's header", async () => {
     const nodes = [
       { id: "x", deps: [] },
       { id: "y", deps: ["x"] },
@@ -27,21 +27,21 @@ describe("statefold layers", () => {
       tempFiles({ "j.jsonl": `${headerLine(nodes)}\n{"kind":"dispatched","id":"x"}\n` }),
       "j.jsonl",
     );
-    expect(JSON.parse(statefoldInProcess(["layers", file]).stdout)).toEqual({
+    expect(JSON.parse((await statefoldInProcess(["layers", file])).stdout)).toEqual({
       layers: [["x"], ["y"]],
     });
   });
 
-  it("sorts each layer by code point, not by UTF-16 unit or locale", () => {
+  it("sorts each layer by code point, not by UTF-16 unit or locale", async () => {
     const ids = ["😀", "\uFF61", "z", "Z", "é", "e\u0301", "with space", 'q"uote', "back\\slash"];
-    const run = statefoldInProcess(["layers", dagFile(ids.map((id) => ({ id, deps: [] })))]);
+    const run = await statefoldInProcess(["layers", dagFile(ids.map((id) => ({ id, deps: [] })))]);
     expect(JSON.parse(run.stdout)).toEqual({
       layers: [["Z", "back\\slash", "e\u0301", 'q"uote', "with space", "z", "é", "\uFF61", "😀"]],
     });
   });
 
-  it("prints an empty DAG as no layers", () => {
-    expect(statefoldInProcess(["layers", dagFile([])]).stdout).toBe('{"layers":[]}\n');
+  it("prints an empty DAG as no layers", async () => {
+    expect((await statefoldInProcess(["layers", dagFile([])])).stdout).toBe('{"layers":[]}\n');
   });
 
   it.each([
@@ -67,15 +67,15 @@ describe("statefold layers", () => {
       ],
       /cycle: .*: "A", "B"\n$/,
     ],
-  ])("rejects a DAG with a %s, naming it and its ids, exit 2", (_, nodes, message) => {
-    const run = statefoldInProcess(["layers", dagFile(nodes)]);
+  ])("rejects a DAG with a %s, naming it and its ids, exit 2", async (_, nodes, message) => {
+    const run = await statefoldInProcess(["layers", dagFile(nodes)]);
     expectCleanFailure(run);
     expect(run.stderr).toMatch(message);
     expect(run.stdout).toBe("");
   });
 
-  it("rejects a runtime journal, which carries no DAG", () => {
-    const run = statefoldInProcess(["layers", "examples/runtime/campaign.lisp-expr"]);
+  it("rejects a runtime journal, which carries no DAG", async () => {
+    const run = await statefoldInProcess(["layers", "examples/runtime/campaign.lisp-expr"]);
     expectCleanFailure(run);
     expect(run.stderr).toContain("carries no DAG");
   });

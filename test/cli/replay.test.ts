@@ -26,8 +26,8 @@ describe("statefold replay", () => {
     );
   });
 
-  it("stops at an integrity error: the state before it, the error on stderr, exit 1", () => {
-    const run = statefoldInProcess(["replay", "examples/violations/unknown-kind.jsonl"]);
+  it("stops at an integrity error: the state before it, the error on stderr, exit 1", async () => {
+    const run = await statefoldInProcess(["replay", "examples/violations/unknown-kind.jsonl"]);
     expect(run.code).toBe(1);
     const nodes = (JSON.parse(run.stdout) as { nodes: { id: string; status: string }[] }).nodes;
     expect(nodes.map((node) => node.status)).toEqual(["proven", "landed", "queued", "queued"]);
@@ -36,16 +36,16 @@ describe("statefold replay", () => {
     );
   });
 
-  it("warns of a torn tail on stderr and exits 0", () => {
-    const run = statefoldInProcess(["replay", "examples/violations/torn-tail.jsonl"]);
+  it("warns of a torn tail on stderr and exits 0", async () => {
+    const run = await statefoldInProcess(["replay", "examples/violations/torn-tail.jsonl"]);
     expect(run.code).toBe(0);
     expect(run.stderr).toBe(
       "statefold: examples/violations/torn-tail.jsonl:8: warning: torn tail at byte 705: an unfinished last entry (a crash mid-write?) was left out\n",
     );
   });
 
-  it("replays a runtime journal against --dag", () => {
-    const run = statefoldInProcess([
+  it("replays a runtime journal against --dag", async () => {
+    const run = await statefoldInProcess([
       "replay",
       "examples/runtime/campaign.lisp-expr",
       "--dag",
@@ -64,7 +64,7 @@ describe("statefold replay", () => {
     expect(nodes[1]?.surface).toContain('t/fixtures/config "minimal".lisp');
   });
 
-  it("round-trips awkward ids, escaped or not, through the journal", () => {
+  it("round-trips awkward ids, escaped or not, through the journal", async () => {
     const ids = ['say "hi"', "back\\slash", "with space", "é", "e\u0301", "日本語", "😀", "\uFFFD"];
     const escapedDispatch =
       '{"kind":"dispatched","id":"\\u00e9"}\n{"kind":"dispatched","id":"\\ud83d\\ude00"}';
@@ -74,7 +74,7 @@ describe("statefold replay", () => {
       escapedDispatch,
     ];
     const file = join(tempFiles({ "ids.jsonl": `${lines.join("\n")}\n` }), "ids.jsonl");
-    const run = statefoldInProcess(["replay", file]);
+    const run = await statefoldInProcess(["replay", file]);
     expect(run.code).toBe(0);
     const nodes = (JSON.parse(run.stdout) as { nodes: { id: string; status: string }[] }).nodes;
     expect(nodes.map((node) => node.id)).toEqual(ids);
@@ -82,9 +82,13 @@ describe("statefold replay", () => {
     expect(dispatched).toEqual(["é", "😀"]);
   });
 
-  it("takes exactly one journal", () => {
-    expectCleanFailure(statefoldInProcess(["replay"]));
-    const two = statefoldInProcess(["replay", "examples/diamond.jsonl", "examples/diamond.jsonl"]);
+  it("takes exactly one journal", async () => {
+    expectCleanFailure(await statefoldInProcess(["replay"]));
+    const two = await statefoldInProcess([
+      "replay",
+      "examples/diamond.jsonl",
+      "examples/diamond.jsonl",
+    ]);
     expectCleanFailure(two);
     expect(two.stderr).toBe(
       "statefold: replay takes one journal, found 2 (see 'statefold replay --help')\n",
