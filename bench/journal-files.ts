@@ -1,0 +1,41 @@
+/**
+ * Generated journals for the benchmarks, written once to the system's temp folder and reused
+ * (generation is deterministic, so a file's name says all about its content).
+ */
+import { createWriteStream, existsSync, renameSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CampaignOptions, campaignLines } from "../src/generate/campaign.js";
+
+export interface JournalFile {
+  readonly path: string;
+  readonly bytes: number;
+}
+
+export async function campaignJournal(options: CampaignOptions): Promise<JournalFile> {
+  const folder = join(tmpdir(), "statefold-bench");
+  await mkdir(folder, { recursive: true });
+  const path = join(folder, `campaign-n${options.nodes}-e${options.events}-s${options.seed}.jsonl`);
+  if (!existsSync(path)) await writeLines(path, campaignLines(options));
+  return { path, bytes: statSync(path).size };
+}
+
+async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+  const partial = `${path}.partial`;
+  const out = createWriteStream(partial);
+  let pending: string[] = [];
+  for (const line of lines) {
+    pending.push(line);
+    if (pending.length === 4096) {
+      if (!out.write(`${pending.join("\n")}\n`))
+        await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+      pending = [];
+    }
+  }
+  out.write(pending.length > 0 ? `${pending.join("\n")}\n` : "");
+  await new Promise<void>((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+  renameSync(partial, path);
+}
