@@ -1,0 +1,14 @@
+/** The package entry: both engines behind one interface, the reference model, and the readers. */
+export { type LoadEngineOptions, loadEngine, type WasmEngine } from "../bindings/engine.js";
+export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
+export {
+  type AuditBytesOptions,
+  type Engine,
+  type EngineName,
+  type JournalBytes,
+  referenceEngine,
+} from "./engine.js";
+export { JournalError } from "./journal/errors.js";
+export { type JournalFile, readJournalFile } from "./journal/index.js";
+export { readJsonlJournal } from "./journal/jsonl.js";
+export * from "./model/index.js";
