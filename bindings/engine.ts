@@ -98,12 +98,12 @@ class KernelEngine implements WasmEngine {
   ): Promise<Report> {
     const file = options.file ?? UNNAMED_JOURNAL;
     const chunks = chunksOf(bytes);
-    const { head, firstLineEnd } = await readThroughFirstLine(chunks);
-    const headerDag = readJsonlJournal(head.subarray(0, firstLineEnd), file).dag;
+    const { read, firstLine } = await readThroughFirstLine(chunks);
+    const headerDag = readJsonlJournal(firstLine, file).dag;
     const chosen = chooseDag(file, headerDag, givenDag(dag, options));
     this.useDag(chosen, file);
     this.check(this.kernel.beginJsonl(headerDag === null ? 0 : 1), file);
-    this.feed(head, file);
+    for (const chunk of read) this.feed(chunk, file);
     for await (const chunk of chunks) this.feed(chunk, file);
     this.check(this.kernel.finishJsonl(), file);
     return readReport(this.kernel, { dag: chosen, lines: "kernel" });
@@ -183,36 +183,52 @@ function faultSubjectOf(events: readonly unknown[]): ReportContext["faultSubject
 
 /**
  * Reads chunks until they hold the first non-blank line with its line feed (or the input ends),
- * so the reference reader can recognise a header before the kernel starts. Returns all bytes
- * read, and where that first line ends.
+ * so the reference reader can recognise a header before the kernel starts. Returns the chunks
+ * read, untouched, and the bytes up to the end of that first line.
  */
 async function readThroughFirstLine(
   chunks: AsyncGenerator<Uint8Array>,
-): Promise<{ head: Uint8Array; firstLineEnd: number }> {
+): Promise<{ read: Uint8Array[]; firstLine: Uint8Array }> {
   const read: Uint8Array[] = [];
   let length = 0;
-  let seenContent = false;
   let firstLineEnd = -1;
+  let seenContent = false;
   while (firstLineEnd < 0) {
     const next = await chunks.next();
     if (next.done) break;
     const chunk = next.value;
-    for (let i = 0; i < chunk.length; i++) {
-      const byte = chunk[i] as number;
-      if (byte === LF && seenContent) {
-        firstLineEnd = length + i + 1;
-        break;
-      }
-      if (byte !== LF && byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) seenContent = true;
+    for (let at = 0; at < chunk.length && firstLineEnd < 0; ) {
+      const lineFeed = chunk.indexOf(LF, at);
+      const end = lineFeed < 0 ? chunk.length : lineFeed;
+      seenContent ||= !isBlank(chunk, at, end);
+      if (lineFeed >= 0 && seenContent) firstLineEnd = length + lineFeed + 1;
+      at = end + 1;
     }
     read.push(chunk);
     length += chunk.length;
   }
-  const head = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of read) {
-    head.set(chunk, at);
-    at += chunk.length;
+  return { read, firstLine: concatenate(read, firstLineEnd < 0 ? length : firstLineEnd) };
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const byte = bytes[at];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
   }
-  return { head, firstLineEnd: firstLineEnd < 0 ? length : firstLineEnd };
+  return true;
+}
+
+/** The first `length` bytes of the chunks, copied only when they span more than one chunk. */
+function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const first = chunks[0] ?? new Uint8Array(0);
+  if (first.length >= length) return first.subarray(0, length);
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const part = chunk.subarray(0, length - at);
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
 }
