@@ -145,7 +145,9 @@ export function scanString(at: usize, end: usize): usize {
   while (true) {
     if (ASC_FEATURE_SIMD) {
       // 16 bytes at a time until one is a quote, a backslash or a control character. Bytes past
-      // `end` may match; the position is confirmed against `end` below.
+      // `end` may match; the position is confirmed against `end` below. The compare is signed
+      // (x64 has no unsigned byte compare), so bytes ≥ 0x80 stop the vector loop too; the scalar
+      // step below passes them over, which costs only lines with non-ASCII strings.
       const quotes = i8x16.splat(<i8>CharCode.QUOTE);
       const backslashes = i8x16.splat(<i8>CharCode.BACKSLASH);
       const controls = i8x16.splat(<i8>CharCode.SPACE);
@@ -153,7 +155,7 @@ export function scanString(at: usize, end: usize): usize {
         const block = v128.load(at);
         const hits = v128.or(
           v128.or(i8x16.eq(block, quotes), i8x16.eq(block, backslashes)),
-          i8x16.lt_u(block, controls),
+          i8x16.lt_s(block, controls),
         );
         const mask = i8x16.bitmask(hits);
         if (mask != 0) {
