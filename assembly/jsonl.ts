@@ -213,21 +213,13 @@ function auditLine(index: f64, start: usize, end: usize): void {
   if (fieldType(Field.KIND) != ValueType.STRING) return malformed(index, Malformed.KIND_NOT_A_STRING);
   if (fieldType(Field.ID) != ValueType.STRING) return malformed(index, Malformed.ID_NOT_A_STRING);
 
-  let id = fieldStart(Field.ID) + 1;
-  let idLength = fieldEnd(Field.ID) - 1 - id;
-  if (fieldEscaped(Field.ID)) {
-    idLength = decodeString(id, id + idLength, scratch);
-    id = scratch;
-  }
+  const id = fieldText(Field.ID);
+  const idLength = fieldTextLength;
   const node = lookupId(id, idLength);
   if (node < 0) return stopAtIntegrityFault(index, lineNumber, Integrity.UNKNOWN_NODE, 0, id, idLength);
 
-  let kindText = fieldStart(Field.KIND) + 1;
-  let kindLength = fieldEnd(Field.KIND) - 1 - kindText;
-  if (fieldEscaped(Field.KIND)) {
-    kindLength = decodeString(kindText, kindText + kindLength, scratch);
-    kindText = scratch;
-  }
+  const kindText = fieldText(Field.KIND);
+  const kindLength = fieldTextLength;
   const kind = kindCode(kindText, kindLength);
   if (kind < 0) {
     return stopAtIntegrityFault(index, lineNumber, Integrity.UNKNOWN_KIND, 0, kindText, kindLength);
@@ -235,6 +227,21 @@ function auditLine(index: f64, start: usize, end: usize): void {
   const surfaceShape = kind == Kind.SURFACE_WIDENED ? collectSurface() : SurfaceShape.ABSENT;
   if (stopped) return;
   auditEvent(index, lineNumber, node, <u8>kind, resultCode(), surfaceShape);
+}
+
+/** Set by `fieldText`: the decoded length. */
+let fieldTextLength: usize = 0;
+
+/**
+ * The decoded content of a string field: where it lies in the line, or in the scratch buffer when
+ * it held escapes (overwriting the previous decoded field). Its length is left in `fieldTextLength`.
+ */
+function fieldText(field: i32): usize {
+  const text = fieldStart(field) + 1;
+  fieldTextLength = fieldEnd(field) - 1 - text;
+  if (!fieldEscaped(field)) return text;
+  fieldTextLength = decodeString(text, text + fieldTextLength, scratch);
+  return scratch;
 }
 
 function malformed(index: f64, problem: u8): void {
@@ -274,12 +281,8 @@ function kindCode(text: usize, length: usize): i32 {
 /** The result field as the fold needs it; words compared as in `kindCode`. */
 function resultCode(): u8 {
   if (fieldType(Field.RESULT) != ValueType.STRING) return Result.MISSING_OR_OTHER;
-  let text = fieldStart(Field.RESULT) + 1;
-  let length = fieldEnd(Field.RESULT) - 1 - text;
-  if (fieldEscaped(Field.RESULT)) {
-    length = decodeString(text, text + length, scratch);
-    text = scratch;
-  }
+  const text = fieldText(Field.RESULT);
+  const length = fieldTextLength;
   if (length == 4) {
     if (load<u32>(text) == 0x73736170) return Result.PASS; // "pass"
     if (load<u32>(text) == 0x6c696166) return Result.FAIL; // "fail"

@@ -7,7 +7,7 @@
  *   parse-only-<size>       readline + JSON.parse over the same file: no checks at all
  *   fold-binary-<events>    the kernel folding the same events pre-encoded as records (the object
  *                           API's path), every check on
- *   audit-jsonl-small       the WASM engine on a small journal (1k-node DAG)
+ *   audit-jsonl-small       the WASM engine on a small journal (100-node DAG, 5000 events)
  *   reference-small         the reference model on the same small journal — it is O(nodes) per
  *                           event by design (obviously right, not fast), so the large journal is
  *                           out of its reach
@@ -44,7 +44,7 @@ const large = await campaignJournal({
   events: Number(values.events),
   seed: 42,
 });
-const small = await campaignJournal({ nodes: 1000, events: 20000, seed: 7 });
+const small = await campaignJournal({ nodes: 100, events: 5000, seed: 7 });
 const largeParsed = readJsonlJournal(readFileSync(large.path), large.path);
 const largeDag = largeParsed.dag;
 if (largeDag === null) throw new Error("the generated journal has no header");
@@ -63,7 +63,12 @@ interface Workload {
   readonly bytes: number | null;
 }
 const workloads = new Map<string, Workload>();
-const bench = new Bench({ time: Number(values.time), warmupTime: 500, warmupIterations: 2 });
+const bench = new Bench({
+  time: Number(values.time),
+  iterations: 3,
+  warmupTime: 0,
+  warmupIterations: 1,
+});
 const add = (name: string, workload: Workload, run: () => Promise<unknown> | unknown) => {
   workloads.set(name, workload);
   bench.add(name, run);

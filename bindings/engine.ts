@@ -59,6 +59,7 @@ const LF = 0x0a;
 class KernelEngine implements WasmEngine {
   readonly name = "wasm";
   private loadedDag: Dag | null = null;
+  private lastHeader: { readonly line: Uint8Array; readonly dag: Dag } | null = null;
 
   constructor(
     private readonly kernel: KernelExports,
@@ -98,8 +99,8 @@ class KernelEngine implements WasmEngine {
   ): Promise<Report> {
     const file = options.file ?? UNNAMED_JOURNAL;
     const chunks = chunksOf(bytes);
-    const { read, firstLine } = await readThroughFirstLine(chunks);
-    const headerDag = readJsonlJournal(firstLine, file).dag;
+    const { read, firstLine } = await readThroughFirstLine(chunks, bytes instanceof Uint8Array);
+    const headerDag = this.headerDag(firstLine, file);
     const chosen = chooseDag(file, headerDag, givenDag(dag, options));
     this.useDag(chosen, file);
     this.check(this.kernel.beginJsonl(headerDag === null ? 0 : 1), file);
@@ -111,6 +112,18 @@ class KernelEngine implements WasmEngine {
 
   memoryBytes(): number {
     return this.kernel.memory.buffer.byteLength;
+  }
+
+  /**
+   * The DAG of a header line, or null when the first line is no header. The last header's DAG is
+   * kept: auditing many journals of one campaign parses and loads its DAG once.
+   */
+  private headerDag(firstLine: Uint8Array, file: string): Dag | null {
+    if (this.lastHeader !== null && sameBytes(this.lastHeader.line, firstLine))
+      return this.lastHeader.dag;
+    const dag = readJsonlJournal(firstLine, file).dag;
+    if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
+    return dag;
   }
 
   private fold(dag: Dag, events: readonly unknown[], file: string): EncodedEvents {
@@ -188,6 +201,7 @@ function faultSubjectOf(events: readonly unknown[]): ReportContext["faultSubject
  */
 async function readThroughFirstLine(
   chunks: AsyncGenerator<Uint8Array>,
+  chunksStayValid: boolean,
 ): Promise<{ read: Uint8Array[]; firstLine: Uint8Array }> {
   const read: Uint8Array[] = [];
   let length = 0;
@@ -204,10 +218,16 @@ async function readThroughFirstLine(
       if (lineFeed >= 0 && seenContent) firstLineEnd = length + lineFeed + 1;
       at = end + 1;
     }
-    read.push(chunk);
+    read.push(chunksStayValid ? chunk : chunk.slice()); // a stream may reuse its buffer
     length += chunk.length;
   }
   return { read, firstLine: concatenate(read, firstLineEnd < 0 ? length : firstLineEnd) };
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function isBlank(bytes: Uint8Array, start: number, end: number): boolean {

@@ -12,7 +12,10 @@ import type { ModelState } from "./model/state.js";
 
 export type EngineName = "reference" | "wasm";
 
-/** JSONL bytes: all at once, or as a stream of chunks of any size. */
+/**
+ * JSONL bytes: all at once, or as a stream of chunks of any size. A chunk need only stay valid
+ * until the next is requested (engines copy what they keep).
+ */
 export type JournalBytes = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 export interface AuditBytesOptions {
@@ -65,7 +68,7 @@ export async function* chunksOf(bytes: JournalBytes): AsyncGenerator<Uint8Array>
 async function collectBytes(bytes: JournalBytes): Promise<Uint8Array> {
   if (bytes instanceof Uint8Array) return bytes;
   const chunks: Uint8Array[] = [];
-  for await (const chunk of chunksOf(bytes)) chunks.push(chunk);
+  for await (const chunk of chunksOf(bytes)) chunks.push(chunk.slice());
   const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
   let at = 0;
   for (const chunk of chunks) {

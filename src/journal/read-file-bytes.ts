@@ -21,7 +21,12 @@ export function readFileBytes(path: string): Uint8Array {
 
 const CHUNK_BYTES = 1 << 20;
 
-/** A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`. */
+/**
+ * A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`.
+ * One buffer is reused: a chunk is valid until the next one is requested, so a consumer that
+ * keeps one copies it. Fresh buffers per chunk would make a multi-gigabyte audit mostly garbage
+ * collection.
+ */
 export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
   let file: Awaited<ReturnType<typeof open>>;
   try {
@@ -29,17 +34,17 @@ export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> 
   } catch (error) {
     throw readFailure(path, error);
   }
+  const buffer = new Uint8Array(CHUNK_BYTES);
   try {
     while (true) {
-      const chunk = new Uint8Array(CHUNK_BYTES);
       let read: number;
       try {
-        ({ bytesRead: read } = await file.read(chunk, 0, CHUNK_BYTES, null));
+        ({ bytesRead: read } = await file.read(buffer, 0, CHUNK_BYTES, null));
       } catch (error) {
         throw readFailure(path, error);
       }
       if (read === 0) return;
-      yield chunk.subarray(0, read);
+      yield buffer.subarray(0, read);
     }
   } finally {
     await file.close();
