@@ -10,6 +10,7 @@ import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { type Dag, type Report, UnparseableLine } from "../../src/model/index.js";
 import { dagArbitrary } from "../support/arbitraries.js";
 import { loadFlavours } from "../support/engines.js";
+import { dagOf } from "../support/fixtures.js";
 import {
   chunked,
   chunkingArbitrary,
@@ -112,7 +113,7 @@ describe("auditBytes, WASM vs reference", () => {
           );
         }
       }),
-      { numRuns: 1200 },
+      { numRuns: 2500 },
     );
     // Not vacuous: the generated journals reach every kind of verdict the model can give
     // (phaseMonotonic, noPendingProven, dagPreserved and tamperEvident cannot fail under the fold).
@@ -177,9 +178,9 @@ describe("auditBytes, WASM vs reference", () => {
         encodingStyleArbitrary,
         fc.constantFrom(...brokenHeaders, "good header", "no header"),
         fc.constantFrom("own DAG", "other DAG", "no DAG"),
-        fc.constantFrom(undefined, "journal.jsonl", "dir/ü 😀.jsonl"),
+        fc.constantFrom(undefined, { file: "journal.jsonl" }, { file: "dir/ü 😀.jsonl" }),
         chunkingArbitrary,
-        async (dag, other, style, headerKind, givenKind, file, chunking) => {
+        async (dag, other, style, headerKind, givenKind, options, chunking) => {
           const writer = new JsonWriter(style);
           const header =
             headerKind === "no header"
@@ -191,7 +192,6 @@ describe("auditBytes, WASM vs reference", () => {
           const bytes = Uint8Array.from([...encode("\n \r\n"), ...header, ...body]);
           const given: Dag | null =
             givenKind === "own DAG" ? dag : givenKind === "other DAG" ? other : null;
-          const options = file === undefined ? undefined : { file };
           const expected = await asyncOutcomeOf(() =>
             referenceEngine.auditBytes(given, bytes, options),
           );
@@ -208,6 +208,23 @@ describe("auditBytes, WASM vs reference", () => {
       ),
       { numRuns: 200 },
     );
+  });
+
+  // KNOWN DISCREPANCY, reported, in the reference: AuditBytesOptions.dagName "names the given DAG
+  // in errors", and the WASM engine does (givenDag(dag, options)), but referenceEngine.auditBytes
+  // (src/engine.ts) passes { dag, name: "the given DAG" } whatever dagName says. This asserts the
+  // engines differ today; when the reference honours dagName it fails: make it an `it`.
+  it.fails("names the given DAG as options.dagName says, in a header mismatch, as the reference does", async () => {
+    const header = encode(
+      '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]}]}}\n',
+    );
+    const given = dagOf(["B"]);
+    const options = { file: "j.jsonl", dagName: "dag.json" };
+    const expected = await asyncOutcomeOf(() => referenceEngine.auditBytes(given, header, options));
+    for (const engine of engines) {
+      const outcome = await asyncOutcomeOf(() => engine.auditBytes(given, header, options));
+      expect(outcome, engine.flavour).toEqual(expected);
+    }
   });
 
   it("audits the same engine's journals one after another without carrying state over", async () => {
