@@ -12,6 +12,7 @@ import { dagArbitrary } from "../support/arbitraries.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
 import {
+  type ChunkFeed,
   chunked,
   chunkingArbitrary,
   encodeHeader,
@@ -143,7 +144,12 @@ describe("auditBytes, WASM vs reference", () => {
     await fc.assert(
       fc.asyncProperty(
         jsonlJournalArbitrary({ log: { maxInsertions: 6 } }),
-        fc.constantFrom("iterable" as const, "async-iterable" as const),
+        fc.constantFrom<ChunkFeed>(
+          "iterable",
+          "async-iterable",
+          "reused-buffer",
+          "async-reused-buffer",
+        ),
         async (journal, feed) => {
           const expected = await asyncOutcomeOf(() =>
             referenceEngine.auditBytes(journal.given, journal.bytes),

@@ -87,7 +87,7 @@ describe("JSONTestSuite, WASM vs reference", () => {
           await asyncOutcomeOf(() => referenceEngine.auditBytes(dag, journal)),
         );
         for (const engine of engines) {
-          const chunks = () => chunked(journal, { sizes: [7, 1, 4093], feed: "iterable" });
+          const chunks = () => chunked(journal, { sizes: [7, 1, 4093], feed: "reused-buffer" });
           const whole = await asyncOutcomeOf(() => engine.auditBytes(dag, journal));
           const inChunks = await asyncOutcomeOf(() => engine.auditBytes(dag, chunks()));
           actual[`${file.name}, ${engine.flavour}, whole`] = verdictOf(whole);

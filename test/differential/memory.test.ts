@@ -216,7 +216,10 @@ describe("lines longer than the initial line buffer", () => {
       const expected = await referenceEngine.auditBytes(dag, bytes);
       for (const flavour of FLAVOURS) {
         const engine = await freshEngine(flavour);
-        const chunks = chunked(bytes, { sizes: [4096, 1, 65_537, 333], feed: "async-iterable" });
+        const chunks = chunked(bytes, {
+          sizes: [4096, 1, 65_537, 333],
+          feed: "async-reused-buffer",
+        });
         expect(await engine.auditBytes(dag, chunks), flavour).toEqual(expected);
         const grown = engine.memoryBytes();
         expect(grown).toBeGreaterThan(bytes.length); // the line buffer grew to hold the line

@@ -700,7 +700,12 @@ export function jsonlJournalArbitrary(
 // ---------------------------------------------------------------------------------------------
 // Chunks
 
-export type ChunkFeed = "iterable" | "async-iterable";
+/**
+ * How chunks are delivered: an array of fresh copies, an async stream of them, or a stream that
+ * reuses one buffer (a file reader's) for every chunk — the contract of `JournalBytes` is that a
+ * chunk need only stay valid until the next is requested, so an engine must copy what it keeps.
+ */
+export type ChunkFeed = "iterable" | "async-iterable" | "reused-buffer" | "async-reused-buffer";
 
 export interface Chunking {
   /** Chunk sizes, used in turn until the bytes run out; 0 makes an empty chunk. */
@@ -720,25 +725,63 @@ export const chunkingArbitrary: fc.Arbitrary<Chunking> = fc.record({
       { minLength: 1, maxLength: 8 },
     )
     .map((sizes) => (sizes.some((size) => size > 0) ? sizes : [...sizes, 1])),
-  feed: fc.constantFrom<ChunkFeed>("iterable", "async-iterable"),
+  feed: fc.constantFrom<ChunkFeed>(
+    "iterable",
+    "async-iterable",
+    "reused-buffer",
+    "async-reused-buffer",
+  ),
 });
 
-/** The bytes cut as `chunking` says; each chunk is a copy, as a stream would deliver it. */
+/** The bytes cut as `chunking` says, delivered as `chunking.feed` says. */
 export function chunked(
   bytes: Uint8Array,
   chunking: Chunking,
 ): Iterable<Uint8Array> | AsyncIterable<Uint8Array> {
-  const chunks: Uint8Array[] = [];
+  const ranges: [number, number][] = [];
   for (let at = 0, turn = 0; at < bytes.length; turn++) {
     const size = chunking.sizes[turn % chunking.sizes.length] as number;
-    chunks.push(bytes.slice(at, at + size));
+    ranges.push([at, Math.min(at + size, bytes.length)]);
     at += size;
   }
-  if (chunking.feed === "iterable") return chunks;
-  return (async function* () {
-    for (const chunk of chunks) {
-      await Promise.resolve();
-      yield chunk;
+  switch (chunking.feed) {
+    case "iterable":
+      return ranges.map(([start, end]) => bytes.slice(start, end));
+    case "async-iterable":
+      return (async function* () {
+        for (const [start, end] of ranges) {
+          await Promise.resolve();
+          yield bytes.slice(start, end);
+        }
+      })();
+    case "reused-buffer":
+      return reusingBuffer(bytes, ranges);
+    case "async-reused-buffer":
+      return (async function* () {
+        for (const chunk of reusingBuffer(bytes, ranges)) {
+          await Promise.resolve();
+          yield chunk;
+        }
+      })();
+    default: {
+      const unreachable: never = chunking.feed;
+      return unreachable;
     }
-  })();
+  }
+}
+
+/**
+ * Every chunk a view of one buffer, overwritten when the next chunk is requested; when the stream
+ * ends the buffer is filled with `{` bytes, so bytes kept without copying turn into other text.
+ */
+function* reusingBuffer(bytes: Uint8Array, ranges: readonly [number, number][]) {
+  let longest = 1;
+  for (const [start, end] of ranges) longest = Math.max(longest, end - start);
+  const buffer = new Uint8Array(longest);
+  for (const [start, end] of ranges) {
+    buffer.fill(0x7b);
+    buffer.set(bytes.subarray(start, end));
+    yield buffer.subarray(0, end - start);
+  }
+  buffer.fill(0x7b);
 }
