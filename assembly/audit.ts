@@ -20,7 +20,7 @@
  *   192  status counts, f64 each (Status order)
  *   256  listed illegal events, 32 bytes each: f64 index, f64 line, i32 kind, i32 node, i32 reason
  */
-import { depCounts, nodeCount } from "./dag";
+import { nodeCount } from "./dag";
 import { Integrity, Kind, Result } from "./events";
 import { applyEvent, isDischargeWithoutDeposit } from "./fold";
 import {
@@ -31,17 +31,7 @@ import {
   StepInvariant,
 } from "./invariants";
 import { reserve, resetJournalRegion } from "./memory";
-import {
-  depositPhaseColumn,
-  modeColumn,
-  passLoggedColumn,
-  phaseColumn,
-  reserveNodeState,
-  Status,
-  statusColumn,
-  unprovenColumn,
-  validationColumn,
-} from "./state";
+import { passLoggedAt, phaseAt, resetNodeStates, Status, statusAt } from "./state";
 import { resetSurfaces } from "./surface";
 import { Illegality, illegality } from "./transitions";
 
@@ -86,15 +76,7 @@ export let stopped = false;
 export function beginJournal(): bool {
   resetJournalRegion();
   resetReport();
-  if (!reserveNodeState() || !resetSurfaces()) return false;
-  const n = <usize>nodeCount;
-  memory.fill(statusColumn, Status.QUEUED, n);
-  memory.fill(validationColumn, 0, n);
-  memory.fill(modeColumn, 0, n);
-  memory.fill(passLoggedColumn, 0, n);
-  memory.fill(phaseColumn, 0, n << 2);
-  memory.fill(depositPhaseColumn, 0, n << 2);
-  memory.copy(unprovenColumn, depCounts, n << 2);
+  if (!resetNodeStates() || !resetSurfaces()) return false;
   return true;
 }
 
@@ -175,18 +157,18 @@ export function auditEvent(
   if (breaksSurfaceMonotonicity(node, kind, surfaceShape)) {
     noteViolation(StepInvariant.SURFACE_MONOTONIC, index, line, node);
   }
-  const phaseBefore = load<u32>(phaseColumn + ((<usize>node) << 2));
+  const phaseBefore = load<u32>(phaseAt(node));
   if (!applyEvent(node, kind, result, surfaceShape)) {
     stopAtLimit(Limit.MEMORY);
     return false;
   }
-  if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseColumn + ((<usize>node) << 2)))) {
+  if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseAt(node)))) {
     noteViolation(StepInvariant.PHASE_MONOTONIC, index, line, node);
   }
   if (breaksNoPendingProven(node))
     noteViolation(StepInvariant.NO_PENDING_PROVEN, index, line, node);
   if ((kind == Kind.GATE_CHECKED || kind == Kind.DISCHARGED) && result == Result.PASS) {
-    store<u8>(passLoggedColumn + <usize>node, 1);
+    store<u8>(passLoggedAt(node), 1);
   }
   return true;
 }
@@ -215,7 +197,7 @@ function noteIllegal(index: f64, line: f64, node: i32, kind: u8, reason: i32): v
 /** Fills the status counts from the last state the fold reached. */
 export function countStatuses(): void {
   for (let node = 0; node < nodeCount; node++) {
-    const at = report + REPORT_STATUS_COUNTS + 8 * <usize>load<u8>(statusColumn + <usize>node);
+    const at = report + REPORT_STATUS_COUNTS + 8 * <usize>load<u8>(statusAt(node));
     store<f64>(at, load<f64>(at) + 1);
   }
 }
@@ -223,7 +205,7 @@ export function countStatuses(): void {
 /** tamperEvident: proven in the final state with no logged pass. */
 export function isTampered(node: i32): bool {
   return (
-    load<u8>(statusColumn + <usize>node) == Status.PROVEN &&
-    load<u8>(passLoggedColumn + <usize>node) == 0
+    load<u8>(statusAt(node)) == Status.PROVEN &&
+    load<u8>(passLoggedAt(node)) == 0
   );
 }

@@ -6,20 +6,20 @@
  */
 import { Kind, Result, SurfaceShape } from "./events";
 import {
-  depositPhaseColumn,
+  depositPhaseAt,
   GateMode,
-  modeColumn,
-  phaseColumn,
+  modeAt,
+  phaseAt,
   Status,
-  statusColumn,
+  statusAt,
   Validation,
-  validationColumn,
+  validationAt,
 } from "./state";
 import { clearSurface, storePayload } from "./surface";
 import { noteProvenChange } from "./transitions";
 
 export function isDischargeWithoutDeposit(node: i32, kind: u8): bool {
-  return kind == Kind.DISCHARGED && load<u8>(validationColumn + <usize>node) == Validation.NONE;
+  return kind == Kind.DISCHARGED && load<u8>(validationAt(node)) == Validation.NONE;
 }
 
 /** Applies a well-formed event to `node`; false when memory for its surface is exhausted. */
@@ -34,7 +34,7 @@ export function applyEvent(node: i32, kind: u8, result: u8, surfaceShape: u8): b
         node,
         Validation.PENDING,
         GateMode.GATED,
-        load<u32>(phaseColumn + ((<usize>node) << 2)),
+        load<u32>(phaseAt(node)),
       );
       break;
     case Kind.GATE_CHECKED:
@@ -47,7 +47,7 @@ export function applyEvent(node: i32, kind: u8, result: u8, surfaceShape: u8): b
       break;
     }
     case Kind.DISCHARGED:
-      resolve(node, result == Result.PASS, load<u8>(modeColumn + <usize>node));
+      resolve(node, result == Result.PASS, load<u8>(modeAt(node)));
       break;
     case Kind.SKIPPED:
       setStatus(node, Status.SKIPPED);
@@ -71,20 +71,20 @@ function resolve(node: i32, passed: bool, mode: u8): void {
 
 /** Phase + 1. The phase is a u32: 4·10⁹ gate events on one node is past any journal this reads. */
 function advancePhase(node: i32): u32 {
-  const at = phaseColumn + ((<usize>node) << 2);
+  const at = phaseAt(node);
   const phase = load<u32>(at) + 1;
   store<u32>(at, phase);
   return phase;
 }
 
 function setDeposit(node: i32, validation: u8, mode: u8, phase: u32): void {
-  store<u8>(validationColumn + <usize>node, validation);
-  store<u8>(modeColumn + <usize>node, mode);
-  store<u32>(depositPhaseColumn + ((<usize>node) << 2), phase);
+  store<u8>(validationAt(node), validation);
+  store<u8>(modeAt(node), mode);
+  store<u32>(depositPhaseAt(node), phase);
 }
 
 function setStatus(node: i32, status: u8): void {
-  const at = statusColumn + <usize>node;
+  const at = statusAt(node);
   const wasProven = load<u8>(at) == Status.PROVEN;
   const nowProven = status == Status.PROVEN;
   store<u8>(at, status);

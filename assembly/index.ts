@@ -11,11 +11,11 @@ import { loadPackedDag, nodeCount, packedDagBytes } from "./dag";
 import { setHashKey } from "./hash";
 import { reserve, resetAll, sealDagRegion } from "./memory";
 import {
-  depositPhaseColumn,
-  modeColumn,
-  phaseColumn,
-  statusColumn,
-  validationColumn,
+  depositPhaseAt,
+  modeAt,
+  phaseAt,
+  statusAt,
+  validationAt,
 } from "./state";
 
 export {
@@ -78,17 +78,17 @@ export function nodes(): i32 {
 }
 
 export function nodeStatus(node: i32): u8 {
-  return load<u8>(statusColumn + <usize>node);
+  return load<u8>(statusAt(node));
 }
 export function nodePhase(node: i32): u32 {
-  return load<u32>(phaseColumn + ((<usize>node) << 2));
+  return load<u32>(phaseAt(node));
 }
 export function nodeValidation(node: i32): u8 {
-  return load<u8>(validationColumn + <usize>node);
+  return load<u8>(validationAt(node));
 }
 export function nodeMode(node: i32): u8 {
-  return load<u8>(modeColumn + <usize>node);
+  return load<u8>(modeAt(node));
 }
 export function nodeDepositPhase(node: i32): u32 {
-  return load<u32>(depositPhaseColumn + ((<usize>node) << 2));
+  return load<u32>(depositPhaseAt(node));
 }

@@ -8,7 +8,7 @@
  * so it has no check and its verdict is always "holds".
  */
 import { Kind, SurfaceShape } from "./events";
-import { Status, statusColumn, Validation, validationColumn } from "./state";
+import { Status, statusAt, Validation, validationAt } from "./state";
 import { payloadKeepsSurface } from "./surface";
 import { dependenciesProven } from "./transitions";
 
@@ -36,8 +36,8 @@ export function breaksSurfaceMonotonicity(node: i32, kind: u8, surfaceShape: u8)
 /** noPendingProven, judged on the state after the event. */
 export function breaksNoPendingProven(node: i32): bool {
   return (
-    load<u8>(statusColumn + <usize>node) == Status.PROVEN &&
-    load<u8>(validationColumn + <usize>node) == Validation.PENDING
+    load<u8>(statusAt(node)) == Status.PROVEN &&
+    load<u8>(validationAt(node)) == Validation.PENDING
   );
 }
 

@@ -1,17 +1,17 @@
 /**
- * Node state, one column per field over all nodes (mirrors src/model/state.ts). Columns live in
- * the journal region and are reset to the initial state (every node queued, no deposit, empty
- * surface) before each journal.
+ * Node state (mirrors src/model/state.ts): one 16-byte record per node, so an event touches one
+ * cache line however many fields it reads. Records live in the journal region and are reset to
+ * the initial state (every node queued, no deposit, empty surface) before each journal.
  *
- *   status      u8   per node   Status code
- *   validation  u8   per node   Validation code; NONE means no deposit
- *   mode        u8   per node   GateMode code of the deposit
- *   passLogged  u8   per node   1 once a pass was logged for the node (tamperEvident)
- *   phase       u32  per node
- *   depositPhase u32 per node
- *   unproven    u32  per node   distinct deps not proven now (scheduleCorrect, dispatch legality)
+ *   0   u8   status        Status code
+ *   1   u8   validation    Validation code of the deposit; NONE means no deposit
+ *   2   u8   mode          GateMode code of the deposit
+ *   3   u8   passLogged    1 once a pass was logged for the node (tamperEvident)
+ *   4   u32  phase
+ *   8   u32  depositPhase
+ *   12  u32  unproven      distinct deps not proven now (scheduleCorrect, dispatch legality)
  */
-import { nodeCount } from "./dag";
+import { depCounts, nodeCount } from "./dag";
 import { reserve } from "./memory";
 
 export namespace Status {
@@ -38,26 +38,56 @@ export namespace GateMode {
   export const DEGRADED: u8 = 1;
 }
 
-export let statusColumn: usize = 0;
-export let validationColumn: usize = 0;
-export let modeColumn: usize = 0;
-export let passLoggedColumn: usize = 0;
-export let phaseColumn: usize = 0;
-export let depositPhaseColumn: usize = 0;
-export let unprovenColumn: usize = 0;
+const NODE_BYTES_LOG2: usize = 4;
 
-/** Reserves the columns in the journal region; false when memory is exhausted. */
-export function reserveNodeState(): bool {
+let nodeStates: usize = 0;
+
+/** Reserves the node records and sets them to the initial state; false when memory is exhausted. */
+export function resetNodeStates(): bool {
   const n = <usize>nodeCount;
-  statusColumn = reserve(n);
-  validationColumn = reserve(n);
-  modeColumn = reserve(n);
-  passLoggedColumn = reserve(n);
-  phaseColumn = reserve(n << 2);
-  depositPhaseColumn = reserve(n << 2);
-  unprovenColumn = reserve(n << 2);
-  return unprovenColumn != 0 && statusColumn != 0 && validationColumn != 0 && modeColumn != 0 &&
-    passLoggedColumn != 0 && phaseColumn != 0 && depositPhaseColumn != 0;
+  nodeStates = reserve(n << NODE_BYTES_LOG2);
+  if (nodeStates == 0) return false;
+  memory.fill(nodeStates, 0, n << NODE_BYTES_LOG2); // queued, no deposit, phase 0, nothing logged
+  for (let node: usize = 0; node < n; node++) {
+    store<u32>(nodeStates + (node << NODE_BYTES_LOG2) + 12, load<u32>(depCounts + (node << 2)));
+  }
+  return true;
+}
+
+// @ts-expect-error: decorator
+@inline
+export function statusAt(node: i32): usize {
+  return nodeStates + (<usize>node << NODE_BYTES_LOG2);
+}
+// @ts-expect-error: decorator
+@inline
+export function validationAt(node: i32): usize {
+  return statusAt(node) + 1;
+}
+// @ts-expect-error: decorator
+@inline
+export function modeAt(node: i32): usize {
+  return statusAt(node) + 2;
+}
+// @ts-expect-error: decorator
+@inline
+export function passLoggedAt(node: i32): usize {
+  return statusAt(node) + 3;
+}
+// @ts-expect-error: decorator
+@inline
+export function phaseAt(node: i32): usize {
+  return statusAt(node) + 4;
+}
+// @ts-expect-error: decorator
+@inline
+export function depositPhaseAt(node: i32): usize {
+  return statusAt(node) + 8;
+}
+// @ts-expect-error: decorator
+@inline
+export function unprovenAt(node: i32): usize {
+  return statusAt(node) + 12;
 }
 
 // @ts-expect-error: decorator

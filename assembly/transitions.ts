@@ -5,7 +5,7 @@
  */
 import { dependents, dependentsStart } from "./dag";
 import { Kind, Result, SurfaceShape } from "./events";
-import { isTerminal, Status, statusColumn, unprovenColumn } from "./state";
+import { isTerminal, Status, statusAt, unprovenAt } from "./state";
 import { payloadKeepsSurface } from "./surface";
 
 /** Mirrors IllegalityReason, by position. */
@@ -20,7 +20,7 @@ export namespace Illegality {
 }
 
 export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8): i32 {
-  const status = load<u8>(statusColumn + <usize>node);
+  const status = load<u8>(statusAt(node));
   switch (kind) {
     case Kind.DISPATCHED:
       if (status != Status.QUEUED && status != Status.REWORK) return Illegality.WRONG_STATUS;
@@ -48,7 +48,7 @@ export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8): i
 // @ts-expect-error: decorator
 @inline
 export function dependenciesProven(node: i32): bool {
-  return load<u32>(unprovenColumn + (<usize>node << 2)) == 0;
+  return load<u32>(unprovenAt(node)) == 0;
 }
 
 /** Keeps every dependent's count of unproven deps right when `node` enters or leaves proven. */
@@ -57,7 +57,7 @@ export function noteProvenChange(node: i32, nowProven: bool): void {
   const end = load<u32>(dependentsStart + (<usize>node << 2), 4);
   for (let edge = start; edge < end; edge++) {
     const dependent = load<u32>(dependents + (<usize>edge << 2));
-    const counter = unprovenColumn + (<usize>dependent << 2);
+    const counter = unprovenAt(<i32>dependent);
     store<u32>(counter, nowProven ? load<u32>(counter) - 1 : load<u32>(counter) + 1);
   }
 }

@@ -16,6 +16,8 @@ const BATCH_WORDS = 1 << 16;
 
 export interface EncodedEvents {
   readonly words: Uint32Array;
+  /** Where each batch of whole records ends in `words`; the last is `words.length`. */
+  readonly batchEnds: readonly number[];
   /** Distinct surface paths; the records name them 0 .. pathCount - 1. */
   readonly pathCount: number;
   /** Each node's last surface payload, verbatim, for the replayed state; undefined when untouched. */
@@ -27,6 +29,7 @@ export function encodeEvents(dag: Dag, events: readonly unknown[]): EncodedEvent
   for (const event of events) encoder.encode(event);
   return {
     words: encoder.words.subarray(0, encoder.length),
+    batchEnds: [...encoder.batchEnds, encoder.length],
     pathCount: encoder.pathIds.size,
     surfaces: encoder.surfaces,
   };
@@ -35,12 +38,14 @@ export function encodeEvents(dag: Dag, events: readonly unknown[]): EncodedEvent
 /** Folds encoded events as one journal; returns a Limit code. */
 export function foldEncoded(kernel: KernelExports, encoded: EncodedEvents): number {
   let limit = kernel.beginRecords(encoded.pathCount);
-  const { words } = encoded;
-  for (let start = 0; start < words.length && limit === Limit.NONE; ) {
-    const end = batchEnd(words, start);
+  let start = 0;
+  for (const end of encoded.batchEnds) {
+    if (limit !== Limit.NONE || end === start) break;
     const pointer = kernel.recordRoom((end - start) * 4);
     if (pointer === 0) return Limit.MEMORY;
-    new Uint32Array(kernel.memory.buffer, pointer, end - start).set(words.subarray(start, end));
+    new Uint32Array(kernel.memory.buffer, pointer, end - start).set(
+      encoded.words.subarray(start, end),
+    );
     limit = kernel.foldRecords((end - start) * 4);
     start = end;
   }
@@ -48,41 +53,32 @@ export function foldEncoded(kernel: KernelExports, encoded: EncodedEvents): numb
   return limit;
 }
 
-/** Where the batch starting at `start` ends: after the last whole record within BATCH_WORDS. */
-function batchEnd(words: Uint32Array, start: number): number {
-  let end = start;
-  while (end < words.length) {
-    const next = end + recordWords(words, end);
-    if (next - start > BATCH_WORDS && end > start) break;
-    end = next;
-  }
-  return end;
-}
-
-function recordWords(words: Uint32Array, at: number): number {
-  const head = words[at] as number;
-  const isPathList = (head & 0xff) === Kind.SURFACE_WIDENED && head >> 16 === SurfaceShape.STRINGS;
-  return isPathList ? 3 + (words[at + 2] as number) : 2;
-}
-
 class RecordEncoder {
   words = new Uint32Array(1024);
   length = 0;
   readonly pathIds = new Map<string, number>();
   readonly surfaces: unknown[];
+  readonly batchEnds: number[] = [];
+  private batchStart = 0;
 
   constructor(private readonly dag: Dag) {
     this.surfaces = new Array(dag.nodes.length);
   }
 
   encode(event: unknown): void {
+    const recordStart = this.length;
     const [head, node] = this.recordHead(event);
     this.push(head, node);
-    if (head !== PATH_LIST_HEAD) return;
-    const paths = (event as { surface: readonly string[] }).surface;
-    this.reserve(1 + paths.length);
-    this.words[this.length++] = paths.length;
-    for (const path of paths) this.words[this.length++] = this.pathId(path);
+    if (head === PATH_LIST_HEAD) {
+      const paths = (event as { surface: readonly string[] }).surface;
+      this.reserve(1 + paths.length);
+      this.words[this.length++] = paths.length;
+      for (const path of paths) this.words[this.length++] = this.pathId(path);
+    }
+    if (this.length - this.batchStart > BATCH_WORDS && recordStart > this.batchStart) {
+      this.batchEnds.push(recordStart);
+      this.batchStart = recordStart;
+    }
   }
 
   /** The record's first two words: the reference's integrity checks, in its order, then the event. */

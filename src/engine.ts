@@ -44,11 +44,7 @@ export const referenceEngine: Engine = {
   async auditBytes(dag, bytes, options = {}) {
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
-    const chosen = chooseDag(
-      file,
-      journal.dag,
-      dag === null ? null : { dag, name: "the given DAG" },
-    );
+    const chosen = chooseDag(file, journal.dag, givenDag(dag, options));
     return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
   },
 };

@@ -216,11 +216,7 @@ describe("auditBytes, WASM vs reference", () => {
     );
   });
 
-  // KNOWN DISCREPANCY, reported, in the reference: AuditBytesOptions.dagName "names the given DAG
-  // in errors", and the WASM engine does (givenDag(dag, options)), but referenceEngine.auditBytes
-  // (src/engine.ts) passes { dag, name: "the given DAG" } whatever dagName says. This asserts the
-  // engines differ today; when the reference honours dagName it fails: make it an `it`.
-  it.fails("names the given DAG as options.dagName says, in a header mismatch, as the reference does", async () => {
+  it("names the given DAG as options.dagName says, in a header mismatch, as the reference does", async () => {
     const header = encode(
       '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]}]}}\n',
     );
