@@ -22,6 +22,7 @@ import {
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
 import {
+  Choices,
   chunked,
   type EncodingStyle,
   encodeJournal,
@@ -247,6 +248,39 @@ describe("the empty DAG", () => {
         expect(await engine.auditBytes(given, encode(text)), engine.flavour).toEqual(reference);
       }
     }
+  });
+});
+
+describe("large DAGs", () => {
+  it("look up ids in a table of thousands of nodes as the reference does", async () => {
+    const idsOf = (count: number) =>
+      Array.from({ length: count }, (_, i) => ESCAPE_SENSITIVE_IDS[i] ?? `node-${i}`);
+    await fc.assert(
+      fc.asyncProperty(
+        fc
+          .integer({ min: 1000, max: 5000 })
+          .chain((count) =>
+            fc.tuple(
+              fc.constant(count),
+              fc.integer(),
+              fc.array(eventOverIdsArbitrary(idsOf(count)), { maxLength: 300 }),
+            ),
+          ),
+        async ([count, seed, events]) => {
+          // Each node depends on the one before it and on one drawn from all before it.
+          const choices = new Choices(seed);
+          const ids = idsOf(count);
+          const dag = mustMakeDag(
+            ids.map((id, i) => ({
+              id,
+              deps: i === 0 ? [] : [ids[choices.below(i)] as string, ids[i - 1] as string],
+            })),
+          );
+          await expectAllEntryPointsAgree(dag, events, { ...PLAIN_STYLE, seed, escapes: 30 });
+        },
+      ),
+      { numRuns: 6 },
+    );
   });
 });
 
