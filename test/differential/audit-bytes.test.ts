@@ -184,7 +184,12 @@ describe("auditBytes, WASM vs reference", () => {
         encodingStyleArbitrary,
         fc.constantFrom(...brokenHeaders, "good header", "no header"),
         fc.constantFrom("own DAG", "other DAG", "no DAG"),
-        fc.constantFrom(undefined, { file: "journal.jsonl" }, { file: "dir/ü 😀.jsonl" }),
+        fc.constantFrom(
+          undefined,
+          { file: "journal.jsonl" },
+          { file: "dir/ü 😀.jsonl", dagName: "dag.json" },
+          { dagName: "the --dag file" },
+        ),
         chunkingArbitrary,
         async (dag, other, style, headerKind, givenKind, options, chunking) => {
           const writer = new JsonWriter(style);

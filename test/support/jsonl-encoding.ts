@@ -12,9 +12,10 @@
  * or a torn tail that does not. `UnparseableLine` entries become lines that are not JSON (invalid
  * syntax) or not UTF-8 (overlong forms, encoded surrogates, truncated sequences, bytes F5–FF).
  *
- * The encoding is faithful: the reference reader gives back exactly the raw log (checked by
- * test/differential/audit-bytes.test.ts), so the bytes mean what the log means and every
- * variation is one a scanner must see through.
+ * The encoding is faithful: the reference reader gives back the raw log's entries, each with its
+ * own fields and values (plus the extra fields), the header's DAG and the torn tail (checked by
+ * test/differential/audit-bytes.test.ts), so the bytes mean what the log means and every variation
+ * is one a scanner must see through.
  *
  * Every variation has an intensity in percent that shrinks to 0 (plain, compact JSON), and the
  * choices come from a seeded generator, so a failing case shrinks to the few variations it needs.
@@ -249,8 +250,15 @@ export class JsonWriter {
       case 5:
       case 6: {
         const object: Record<string, unknown> = {};
-        for (let i = c.below(4); i > 0; i--)
-          object[c.pick(NESTED_KEYS)] = this.randomJson(depth - 1);
+        for (let i = c.below(4); i > 0; i--) {
+          // defineProperty, so that "__proto__" is an own key (as JSON.parse makes it), not the prototype
+          Object.defineProperty(object, c.pick(NESTED_KEYS), {
+            value: this.randomJson(depth - 1),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
         return object;
       }
       default:
