@@ -9,6 +9,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import { build, type Rollup } from "vite";
 import { defaultKernelUrl } from "../../bindings/kernel.js";
@@ -98,7 +99,7 @@ export class EngineWatchdog {
 }
 
 async function bundleWorker(): Promise<string> {
-  const entry = new URL("./engine-worker.ts", import.meta.url).pathname;
+  const entry = fileURLToPath(new URL("./engine-worker.ts", import.meta.url));
   const result = await build({
     configFile: false,
     logLevel: "silent",
