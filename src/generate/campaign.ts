@@ -4,6 +4,11 @@
  * time through dispatch, surface widening, landing and gate checks (some failing into rework,
  * some quarantined and discharged) until `events` lines are written or every task is proven.
  * Every event carries the fields real runtimes add (`seq`, `ts`, `run`). Deterministic per seed.
+ *
+ * With `illegalRate` > 0, a seeded share of the lines are the mistakes runtimes make (see
+ * `IllegalInjection`): each is well-formed and names a known node, so the fold goes on past it, and
+ * the audit flags it as illegal. The injections draw from their own generator, so a campaign with
+ * `illegalRate` 0 (the default) is byte-identical to one written before the option existed.
  */
 import type { DagNode } from "../model/dag.js";
 import { Random } from "./random.js";
@@ -18,7 +23,27 @@ export interface CampaignOptions {
   readonly parallelism?: number;
   /** Chance that a gate check passes; by default chosen so the campaign lasts about `events`. */
   readonly passRate?: number;
+  /** Paths a task's surface grows to at most; unbounded by default. */
+  readonly surfacePathsMax?: number;
+  /** Share of lines that are illegal events (0 by default: a strictly conformant campaign). */
+  readonly illegalRate?: number;
 }
+
+/**
+ * The illegal events injected, each one a runtime bug seen in the wild:
+ * - `re-dispatch`: a dispatch sent again for a task already in flight (a retry after a lost ack):
+ *   wrong-status, and the state does not change;
+ * - `bogus-result`: a gate check with a result the gate does not give: invalid-result, and the
+ *   fold sends the task to rework, as the campaign then does;
+ * - `late-widen`: a surface widened after the task was proven: already-terminal;
+ * - `shrink`: a surface event that drops the task's first path: surface-shrinks, and it breaks
+ *   surfaceMonotonic (the first one is the audit's verdict).
+ */
+export const ILLEGAL_INJECTIONS = ["re-dispatch", "bogus-result", "late-widen", "shrink"] as const;
+export type IllegalInjection = (typeof ILLEGAL_INJECTIONS)[number];
+
+/** How many recently proven tasks a late widen picks from. */
+const RECENTLY_PROVEN_MAX = 64;
 
 type TaskStatus = "dispatched" | "widened" | "landed" | "quarantined" | "rework";
 
@@ -70,7 +95,12 @@ export function* campaignLines(options: CampaignOptions): Generator<string> {
   });
   const ready: number[] = unmet.flatMap((count, i) => (count === 0 ? [i] : []));
   let readyAt = 0;
-  const active: { task: number; status: TaskStatus; paths: string[] }[] = [];
+  type Work = { task: number; status: TaskStatus; paths: string[] };
+  const active: Work[] = [];
+  const surfacePathsMax = options.surfacePathsMax ?? Number.POSITIVE_INFINITY;
+  const illegalRate = options.illegalRate ?? 0;
+  const injections = new Random(options.seed ^ 0x111e6a1);
+  const recentlyProven: Work[] = [];
   let seq = 0;
   const line = (fields: Record<string, unknown>): string => {
     seq += 1;
@@ -79,6 +109,15 @@ export function* campaignLines(options: CampaignOptions): Generator<string> {
   };
 
   while (seq < options.events) {
+    if (illegalRate > 0 && injections.chance(illegalRate)) {
+      const injected = inject(
+        ILLEGAL_INJECTIONS[injections.below(ILLEGAL_INJECTIONS.length)] as IllegalInjection,
+      );
+      if (injected !== null) {
+        yield injected;
+        continue;
+      }
+    }
     if (active.length < parallelism && readyAt < ready.length) {
       const task = ready[readyAt++] as number;
       active.push({ task, status: "dispatched", paths: [] });
@@ -92,7 +131,11 @@ export function* campaignLines(options: CampaignOptions): Generator<string> {
     switch (work.status) {
       case "dispatched":
       case "widened":
-        if (work.status === "dispatched" && random.chance(0.5)) {
+        if (
+          work.status === "dispatched" &&
+          work.paths.length < surfacePathsMax &&
+          random.chance(0.5)
+        ) {
           work.paths.push(`src/${id}/part-${work.paths.length}.ts`);
           work.status = "widened";
           yield line({ kind: "surface-widened", id, surface: work.paths });
@@ -144,8 +187,49 @@ export function* campaignLines(options: CampaignOptions): Generator<string> {
     }
   }
 
+  /** An illegal event of this kind, or null when no task is in a state to make one. */
+  function inject(kind: IllegalInjection): string | null {
+    const inStatus = (...statuses: TaskStatus[]) =>
+      injections.pick(active.filter((work) => statuses.includes(work.status)));
+    switch (kind) {
+      case "re-dispatch": {
+        const work = inStatus("dispatched", "widened");
+        if (work === undefined) return null;
+        return line({ kind: "dispatched", id: taskId(work.task), attempt: 1 });
+      }
+      case "bogus-result": {
+        const work = inStatus("landed");
+        if (work === undefined) return null;
+        work.status = "rework";
+        return line({ kind: "gate-checked", id: taskId(work.task), result: "flaky" });
+      }
+      case "late-widen": {
+        const work = injections.pick(recentlyProven);
+        if (work === undefined) return null;
+        if (work.paths.length < surfacePathsMax) {
+          work.paths.push(`src/${taskId(work.task)}/late-${work.paths.length}.ts`);
+        }
+        return line({ kind: "surface-widened", id: taskId(work.task), surface: work.paths });
+      }
+      case "shrink": {
+        const work = injections.pick(active.filter((candidate) => candidate.paths.length > 1));
+        if (work === undefined) return null;
+        work.paths.shift();
+        return line({ kind: "surface-widened", id: taskId(work.task), surface: work.paths });
+      }
+      default: {
+        const unreachable: never = kind;
+        return unreachable;
+      }
+    }
+  }
+
   function finish(slot: number): void {
     const [done] = active.splice(slot, 1);
+    if (done !== undefined && illegalRate > 0) {
+      recentlyProven.push(done);
+      if (recentlyProven.length > RECENTLY_PROVEN_MAX) recentlyProven.shift();
+    }
     for (const dependent of dependents[done?.task ?? 0] ?? []) {
       unmet[dependent] = (unmet[dependent] ?? 0) - 1;
       if (unmet[dependent] === 0) ready.push(dependent);

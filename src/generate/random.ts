@@ -26,4 +26,9 @@ export class Random {
   chance(probability: number): boolean {
     return this.next() < probability;
   }
+
+  /** One of the items, or undefined when there are none. */
+  pick<T>(items: readonly T[]): T | undefined {
+    return items.length === 0 ? undefined : items[this.below(items.length)];
+  }
 }
