@@ -16,9 +16,22 @@ export interface JournalFile {
 export async function campaignJournal(options: CampaignOptions): Promise<JournalFile> {
   const folder = join(tmpdir(), "statefold-bench");
   await mkdir(folder, { recursive: true });
-  const path = join(folder, `campaign-n${options.nodes}-e${options.events}-s${options.seed}.jsonl`);
+  const path = join(folder, `${campaignName(options)}.jsonl`);
   if (!existsSync(path)) await writeLines(path, campaignLines(options));
   return { path, bytes: statSync(path).size };
+}
+
+/** A name that says every option the content depends on (the defaults say nothing). */
+export function campaignName(options: CampaignOptions): string {
+  const optional: [string, number | undefined][] = [
+    ["d", options.maxDeps],
+    ["p", options.parallelism],
+    ["r", options.passRate],
+    ["w", options.surfacePathsMax],
+    ["i", options.illegalRate],
+  ];
+  const suffix = optional.map(([key, value]) => (value === undefined ? "" : `-${key}${value}`));
+  return `campaign-n${options.nodes}-e${options.events}-s${options.seed}${suffix.join("")}`;
 }
 
 async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
