@@ -3,7 +3,6 @@
  * went wrong — the integrity error, each broken invariant with its line, event and node, a torn
  * tail, the illegal events — and the final status counts. Colour only marks the verdicts.
  */
-import type { StepInvariantName } from "../model/invariants.js";
 import {
   INVARIANT_NAMES,
   type IntegrityReport,
@@ -11,21 +10,25 @@ import {
   type Report,
 } from "../model/report.js";
 import { STATUSES } from "../model/state.js";
+import { passes } from "../report/verdict.js";
+import {
+  eventLocation as at,
+  illegalMeaning,
+  integrityConsequence,
+  plural,
+  TORN_TAIL_MEANING,
+  WHY_BROKEN,
+  WHY_TAMPERED,
+} from "../report/wording.js";
 import type { AuditedJournal } from "./engine.js";
+
+export { passes } from "../report/verdict.js";
 
 export interface TextOptions {
   /** Whether a journal passes only when strictly conformant. */
   readonly strict: boolean;
   readonly colour: boolean;
 }
-
-const WHY_BROKEN: Readonly<Record<StepInvariantName, string>> = {
-  phaseMonotonic: "its phase went down",
-  noPendingProven: "proven while its deposit is still pending",
-  dagPreserved: "the DAG's node list changed",
-  scheduleCorrect: "dispatched before its dependencies were proven",
-  surfaceMonotonic: "its surface shrank or is not a list of path strings",
-};
 
 /** Wide enough for the longest invariant name, so that locations line up. */
 const LABEL_WIDTH = Math.max(...INVARIANT_NAMES.map((name) => name.length)) + 2;
@@ -37,10 +40,6 @@ interface Style {
   readonly good: Paint;
   readonly bad: Paint;
   readonly warn: Paint;
-}
-
-export function passes(report: Report, strict: boolean): boolean {
-  return strict ? report.strictlyConformant : report.conformant;
 }
 
 export function renderAuditText(audited: readonly AuditedJournal[], options: TextOptions): string {
@@ -72,9 +71,7 @@ function renderJournal({ file, report }: AuditedJournal, strict: boolean, style:
   if (report.tornTail !== null) {
     const { line, offset } = report.tornTail;
     const where = `line ${line}, byte ${offset}`;
-    lines.push(
-      `${INDENT}${style.warn("!")} ${label("torn tail")}${where}: an unfinished last entry (a crash mid-write?) was left out`,
-    );
+    lines.push(`${INDENT}${style.warn("!")} ${label("torn tail")}${where}: ${TORN_TAIL_MEANING}`);
   }
   lines.push(...illegalLines(report, style));
   lines.push(finalLine(report));
@@ -98,7 +95,7 @@ function integrityLines(integrity: IntegrityReport, style: Style): string[] {
   const where = at(integrity.index, integrity.line);
   return [
     `${INDENT}${style.bad("✗")} ${label("integrity")}${where}  ${integrity.reason}: ${integrity.message}`,
-    `${INDENT}  ${label("")}the fold stops here; invariants and legality were judged over the ${plural(integrity.index, "event")} before it`,
+    `${INDENT}  ${label("")}${integrityConsequence(integrity.index)}`,
   ];
 }
 
@@ -112,7 +109,7 @@ function brokenInvariantLine(
     const verdict = invariants.tamperEvident;
     if (verdict.holds) return null;
     const nodes = verdict.nodes.map((id) => JSON.stringify(id)).join(", ");
-    return `${cross}${verdict.nodes.length === 1 ? "node" : "nodes"} ${nodes}: proven without a logged pass`;
+    return `${cross}${verdict.nodes.length === 1 ? "node" : "nodes"} ${nodes}: ${WHY_TAMPERED}`;
   }
   const verdict = invariants[name];
   if (verdict.holds) return null;
@@ -121,7 +118,7 @@ function brokenInvariantLine(
 
 function illegalLines({ legality }: Report, style: Style): string[] {
   if (legality.illegal === 0) return [];
-  const heading = `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (the public API could not have logged ${legality.illegal === 1 ? "it" : "them"}):`;
+  const heading = `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (${illegalMeaning(legality.illegal)}):`;
   const listed = legality.first.map(
     (event) =>
       `${INDENT}    ${at(event.index, event.line)}  ${event.kind}  node ${JSON.stringify(event.node)}: ${event.reason}`,
@@ -138,16 +135,8 @@ function finalLine(report: Report): string {
   return `${INDENT}${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
 }
 
-function at(index: number, line: number | undefined): string {
-  return line === undefined ? `event ${index}` : `line ${line} (event ${index})`;
-}
-
 function label(text: string): string {
   return text.padEnd(LABEL_WIDTH);
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
 }
 
 const PLAIN: Style = { good: (text) => text, bad: (text) => text, warn: (text) => text };
