@@ -302,7 +302,9 @@ describe("thousands of distinct surface paths", () => {
       ),
       { numRuns: 15 },
     );
-    expect(largest).toBeGreaterThan(3000);
+    // The kernel starts each journal with room for 256 paths and 1024 surface words: a journal
+    // past that grows both. (The generator's draw varies; 3000 was a flaky bar, growth is the point.)
+    expect(largest).toBeGreaterThan(2048);
   });
 
   it("folds a 300 000-path surface through the object API (one record larger than a batch)", () => {
