@@ -61,7 +61,7 @@ export const REPORT_ILLEGAL_LIST: usize = REPORT_STATUS_COUNTS + 8 * <usize>Stat
 export const ILLEGAL_ENTRY_BYTES: usize = 32;
 /** Mirrors ILLEGAL_EVENTS_LISTED_MAX. */
 export const ILLEGAL_EVENTS_LISTED_MAX: i32 = 10;
-const REPORT_BYTES: usize =
+export const REPORT_BYTES: usize =
   REPORT_ILLEGAL_LIST + ILLEGAL_ENTRY_BYTES * <usize>ILLEGAL_EVENTS_LISTED_MAX;
 
 export const report = memory.data(<i32>REPORT_BYTES, 8);
@@ -124,6 +124,19 @@ export function stopAtIntegrityFault(
 export function stopAtLimit(limit: i32): void {
   stopped = true;
   store<i32>(report + REPORT_LIMIT, limit);
+}
+
+/**
+ * After the host wrote a snapshot's report block back: the fold is stopped again if the snapshot
+ * had stopped, and the integrity subject gets a home of its own (the pointer in the block was the
+ * old kernel's). Returns where the host writes the subject's bytes; 0 when memory is exhausted.
+ */
+export function adoptRestoredReport(subjectLength: usize): usize {
+  stopped = load<f64>(report + REPORT_INTEGRITY_INDEX) >= 0 || load<i32>(report + REPORT_LIMIT) != Limit.NONE;
+  store<u32>(report + REPORT_SUBJECT_LENGTH, <u32>subjectLength);
+  const subject: usize = subjectLength == 0 ? 0 : reserve(subjectLength);
+  store<u32>(report + REPORT_SUBJECT_POINTER, <u32>subject);
+  return subject;
 }
 
 export function limitReached(): i32 {

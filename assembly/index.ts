@@ -19,10 +19,12 @@ import {
 } from "./state";
 
 export {
+  adoptRestoredReport,
   ILLEGAL_ENTRY_BYTES,
   ILLEGAL_EVENTS_LISTED_MAX,
   isTampered,
   REPORT_EVENTS,
+  REPORT_BYTES,
   REPORT_ILLEGAL,
   REPORT_ILLEGAL_LIST,
   REPORT_ILLEGAL_LISTED,
@@ -43,10 +45,17 @@ export {
   beginJsonl,
   consume,
   finishJsonl,
+  isHeaderPending,
   LINE_BYTES_MAX,
+  prefixBytes,
+  prefixLineNumber,
+  resumeJsonlAt,
   writeCapacity,
   writePointer,
 } from "./jsonl";
+export { restorePath, restoreRoom, restoreSurface } from "./snapshot";
+export { nodeStatesPointer } from "./state";
+export { pathCountNow, pathLength, pathPointer, surfaceLength, surfacePointer } from "./surface";
 export { beginRecords, finishRecords, foldRecords, recordRoom } from "./records";
 
 let packedDag: usize = 0;

@@ -84,6 +84,29 @@ function growBuffer(capacity: usize): bool {
   return true;
 }
 
+/**
+ * Where the journal's complete lines end: the byte offset and line number of the first line not
+ * yet complete. A snapshot covers exactly the bytes before it.
+ */
+export function prefixBytes(): f64 {
+  return lineOffset;
+}
+
+export function prefixLineNumber(): f64 {
+  return lineNumber;
+}
+
+export function isHeaderPending(): bool {
+  return headerPending;
+}
+
+/** Continues a journal from a snapshot: the next byte written is the one at `offset`. */
+export function resumeJsonlAt(offset: f64, line: f64, header: bool): void {
+  lineOffset = offset;
+  lineNumber = line;
+  headerPending = header;
+}
+
 export function writePointer(): usize {
   return buffer + filled;
 }

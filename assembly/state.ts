@@ -54,6 +54,11 @@ export function resetNodeStates(): bool {
   return true;
 }
 
+/** The node records, for snapshots (16 bytes per node, layout above). */
+export function nodeStatesPointer(): usize {
+  return nodeStates;
+}
+
 // @ts-expect-error: decorator
 @inline
 export function statusAt(node: i32): usize {

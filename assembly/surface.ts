@@ -137,6 +137,28 @@ function addPath(pointer: usize, length: usize, hash: u32): i64 {
   return path;
 }
 
+/** Interned paths so far (ids 0 .. count-1, in the order they were first seen). */
+export function pathCountNow(): u32 {
+  return pathCount;
+}
+
+export function pathPointer(path: u32): usize {
+  return pathBytes + load<u32>(pathStarts + (<usize>path << 2));
+}
+
+export function pathLength(path: u32): u32 {
+  return load<u32>(pathStarts + (<usize>path << 2), 4) - load<u32>(pathStarts + (<usize>path << 2));
+}
+
+/** The node's current surface: its path ids, distinct, in the arena. */
+export function surfacePointer(node: i32): usize {
+  return arena + (<usize>load<u32>(blockStart + (<usize>node << 2)) << 2);
+}
+
+export function surfaceLength(node: i32): u32 {
+  return load<u32>(blockLength + (<usize>node << 2));
+}
+
 /** Record format: the host's path ids are 0 .. count-1. False when memory is exhausted. */
 export function usePathIdSpace(count: u32): bool {
   if (count <= pathCapacity) return true;

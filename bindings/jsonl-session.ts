@@ -1,0 +1,372 @@
+/**
+ * One JSONL journal streamed through the kernel: `auditBytes` is a session fed to its end, and
+ * the boot gate's incremental audits are sessions that snapshot and resume.
+ *
+ * Bytes are held back until the first non-blank line is complete, so the reference reader can
+ * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
+ * session also hashes the journal's complete lines, the prefix a snapshot covers.
+ */
+import type { AuditBytesOptions } from "../src/engine.js";
+import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
+import { JournalError } from "../src/journal/errors.js";
+import { type Dag, makeDag } from "../src/model/dag.js";
+import type { Report } from "../src/model/report.js";
+import type { KernelHost } from "./kernel-host.js";
+import { readReport } from "./read-report.js";
+import { Sha256 } from "./sha256.js";
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  fromBase64,
+  type SnapshotBody,
+  toBase64,
+} from "./snapshot-format.js";
+
+const LF = 0x0a;
+const NODE_RECORD_BYTES = 16;
+
+export interface JournalAuditor {
+  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
+  write(chunk: Uint8Array): void;
+  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
+  finish(): Report;
+  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
+  snapshot(): Uint8Array;
+}
+
+export interface AuditorOptions extends AuditBytesOptions {
+  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
+  readonly snapshots?: boolean;
+  /** Names the snapshot in errors about it. */
+  readonly snapshotFile?: string;
+}
+
+export class JsonlSession implements JournalAuditor {
+  private readonly file: string;
+  private readonly generation: number;
+  /** Chunks held (copied) until the first line is complete; null once the kernel has started. */
+  private held: Uint8Array[] | null = [];
+  private heldBytes = 0;
+  private heldContent = false;
+  private dag: Dag | null = null;
+  private prefix: PrefixHash | null;
+
+  constructor(
+    private readonly host: KernelHost,
+    private readonly given: GivenDag | null,
+    options: AuditorOptions,
+  ) {
+    this.file = options.file ?? "<journal>";
+    this.generation = ++host.journalGeneration;
+    this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
+  }
+
+  write(chunk: Uint8Array): void {
+    this.assertCurrent();
+    if (this.held === null) {
+      this.feed(chunk);
+      return;
+    }
+    const firstLineEnd = this.findFirstLineEnd(chunk);
+    this.heldBytes += chunk.length;
+    if (firstLineEnd >= 0) {
+      this.held.push(chunk);
+      this.start(firstLineEnd);
+    } else {
+      this.held.push(chunk.slice()); // kept past this call, and the writer may reuse its buffer
+    }
+  }
+
+  finish(): Report {
+    this.assertCurrent();
+    if (this.held !== null) this.start(this.heldBytes);
+    this.host.check(this.host.kernel.finishJsonl(), this.file);
+    this.host.journalGeneration += 1; // the report is read; the kernel is free for the next journal
+    return readReport(this.host.kernel, { dag: this.dag as Dag, lines: "kernel" });
+  }
+
+  snapshot(): Uint8Array {
+    this.assertCurrent();
+    if (this.prefix === null)
+      throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
+    if (this.held !== null || this.dag === null) {
+      return encodeSnapshot(emptyBody(this.given?.dag ?? null, new Sha256().hex()));
+    }
+    return encodeSnapshot(captureBody(this.host, this.dag, this.prefix));
+  }
+
+  /**
+   * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
+   * snapshot says; only the bytes after them are audited.
+   */
+  static async resume(
+    host: KernelHost,
+    snapshot: Uint8Array,
+    chunks: AsyncIterable<Uint8Array>,
+    given: GivenDag | null,
+    options: AuditorOptions,
+  ): Promise<JsonlSession> {
+    const file = options.file ?? "<journal>";
+    const body = decodeSnapshot(snapshot, options.snapshotFile ?? file);
+    const snapshotDag =
+      body.dag === null ? null : snapshotDagOf(body, options.snapshotFile ?? file);
+    if (given !== null && snapshotDag !== null) chooseDag(file, snapshotDag, given);
+    const session = new JsonlSession(
+      host,
+      given ?? (snapshotDag === null ? null : { dag: snapshotDag, name: "the snapshot's DAG" }),
+      options,
+    );
+    const verifier = new PrefixVerifier(body.prefix.bytes);
+    let restored = false;
+    for await (const chunk of chunks) {
+      const rest = verifier.take(chunk);
+      if (rest === null) continue;
+      if (!restored) session.restore(body, snapshotDag, verifier.hash, file);
+      restored = true;
+      if (rest.length > 0) session.write(rest);
+    }
+    if (!verifier.done) {
+      throw new JournalError(
+        file,
+        `refusing the snapshot: it covers the journal's first ${body.prefix.bytes} bytes, but the journal has only ${verifier.seen}: truncated, or another journal`,
+      );
+    }
+    if (!restored) session.restore(body, snapshotDag, verifier.hash, file);
+    return session;
+  }
+
+  private restore(body: SnapshotBody, dag: Dag | null, prefixHash: Sha256, file: string): void {
+    if (prefixHash.copy().hex() !== body.prefix.sha256) {
+      throw new JournalError(
+        file,
+        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
+      );
+    }
+    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    if (!body.started || dag === null) return; // nothing was audited yet: audit from the start
+    this.held = null;
+    this.dag = dag;
+    restoreKernel(this.host, body, dag, file);
+  }
+
+  /** The end of the first non-blank line within the held bytes plus `chunk`, or -1. */
+  private findFirstLineEnd(chunk: Uint8Array): number {
+    for (let at = 0; at < chunk.length; ) {
+      const lineFeed = chunk.indexOf(LF, at);
+      const end = lineFeed < 0 ? chunk.length : lineFeed;
+      this.heldContent ||= !isBlank(chunk, at, end);
+      if (lineFeed >= 0 && this.heldContent) return this.heldBytes + lineFeed + 1;
+      at = end + 1;
+    }
+    return -1;
+  }
+
+  /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
+  private start(firstLineEnd: number): void {
+    const held = this.held ?? [];
+    const headerDag = this.host.headerDag(concatenate(held, firstLineEnd), this.file);
+    this.dag = chooseDag(this.file, headerDag, this.given);
+    this.host.useDag(this.dag, this.file);
+    this.host.check(this.host.kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
+    this.held = null;
+    for (const chunk of held) this.feed(chunk);
+  }
+
+  private feed(chunk: Uint8Array): void {
+    this.host.feed(chunk, this.file);
+    this.prefix?.advance(chunk, this.host.kernel.prefixBytes());
+  }
+
+  private assertCurrent(): void {
+    if (this.host.journalGeneration !== this.generation) {
+      throw new Error(
+        "statefold: this auditor is finished, or its engine has started another journal since",
+      );
+    }
+  }
+}
+
+/**
+ * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
+ * the kernel says their line is complete.
+ */
+class PrefixHash {
+  /** Copies of bytes fed after the last complete line (one partial line at most). */
+  private pending: Uint8Array[] = [];
+
+  constructor(
+    readonly hash: Sha256,
+    private bytes: number,
+  ) {}
+
+  advance(fed: Uint8Array, completeBytes: number): void {
+    let owed = completeBytes - this.bytes;
+    while (owed > 0 && this.pending.length > 0) {
+      const chunk = this.pending[0] as Uint8Array;
+      const part = chunk.subarray(0, Math.min(owed, chunk.length));
+      this.hash.update(part);
+      owed -= part.length;
+      if (part.length === chunk.length) this.pending.shift();
+      else this.pending[0] = chunk.subarray(part.length);
+    }
+    const part = fed.subarray(0, Math.max(0, owed));
+    this.hash.update(part);
+    if (part.length < fed.length) this.pending.push(fed.slice(part.length));
+    this.bytes = completeBytes;
+  }
+}
+
+/** Hashes the first `bytes` of a stream and hands back what follows. */
+class PrefixVerifier {
+  readonly hash = new Sha256();
+  seen = 0;
+
+  constructor(private readonly bytes: number) {}
+
+  get done(): boolean {
+    return this.seen >= this.bytes;
+  }
+
+  /** The part of `chunk` after the prefix, or null while the prefix is not yet complete. */
+  take(chunk: Uint8Array): Uint8Array | null {
+    const wanted = Math.max(0, Math.min(chunk.length, this.bytes - this.seen));
+    this.hash.update(chunk.subarray(0, wanted));
+    this.seen += chunk.length;
+    return this.seen >= this.bytes ? chunk.subarray(wanted) : null;
+  }
+}
+
+function emptyBody(dag: Dag | null, emptyHash: string): SnapshotBody {
+  return {
+    dag: dag === null ? null : { nodes: dag.nodes },
+    started: false,
+    headerPending: false,
+    prefix: { bytes: 0, nextLine: 1, sha256: emptyHash },
+    nodeRecords: "",
+    paths: [],
+    surfaces: [],
+    report: "",
+    subject: "",
+  };
+}
+
+function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): SnapshotBody {
+  const { kernel } = host;
+  const memory = () => new Uint8Array(kernel.memory.buffer);
+  const records = memory().slice(
+    kernel.nodeStatesPointer(),
+    kernel.nodeStatesPointer() + dag.nodes.length * NODE_RECORD_BYTES,
+  );
+  const paths: string[] = [];
+  for (let path = 0; path < kernel.pathCountNow(); path++) {
+    paths.push(
+      toBase64(
+        memory().slice(
+          kernel.pathPointer(path),
+          kernel.pathPointer(path) + kernel.pathLength(path),
+        ),
+      ),
+    );
+  }
+  const surfaces = dag.nodes.map((_, node) => {
+    const start = kernel.surfacePointer(node);
+    return Array.from(
+      new Uint32Array(kernel.memory.buffer.slice(start, start + kernel.surfaceLength(node) * 4)),
+    );
+  });
+  const reportBytes = kernel.REPORT_BYTES.value as number;
+  const report = memory().slice(kernel.reportPointer(), kernel.reportPointer() + reportBytes);
+  const view = new DataView(report.buffer);
+  const subjectPointer = view.getUint32(kernel.REPORT_SUBJECT_POINTER.value as number, true);
+  const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
+  return {
+    dag: { nodes: dag.nodes },
+    started: true,
+    headerPending: kernel.isHeaderPending() !== 0,
+    prefix: {
+      bytes: kernel.prefixBytes(),
+      nextLine: kernel.prefixLineNumber(),
+      sha256: prefix.hash.copy().hex(),
+    },
+    nodeRecords: toBase64(records),
+    paths,
+    surfaces,
+    report: toBase64(report),
+    subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
+  };
+}
+
+function snapshotDagOf(body: SnapshotBody, file: string): Dag {
+  const made = makeDag(body.dag?.nodes ?? []);
+  if (!made.ok)
+    throw new JournalError(
+      file,
+      `refusing the snapshot: its DAG is not one (${made.rejection.reason})`,
+    );
+  return made.dag;
+}
+
+/** Lays the snapshot's state into a freshly begun journal; its shape is checked before any write. */
+function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: string): void {
+  const { kernel } = host;
+  const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
+  const records = fromBase64(body.nodeRecords);
+  const report = fromBase64(body.report);
+  if (records.length !== dag.nodes.length * NODE_RECORD_BYTES)
+    throw refuse("its node records do not fit its DAG");
+  if (report.length !== (kernel.REPORT_BYTES.value as number))
+    throw refuse("its report block has the wrong size");
+  if (body.surfaces.length !== dag.nodes.length) throw refuse("its surfaces do not fit its DAG");
+  for (const surface of body.surfaces) {
+    if (!surface.every((path) => Number.isInteger(path) && path >= 0 && path < body.paths.length)) {
+      throw refuse("a surface names a path it does not hold");
+    }
+  }
+  host.useDag(dag, file);
+  host.check(kernel.beginJsonl(body.headerPending ? 1 : 0), file);
+  new Uint8Array(kernel.memory.buffer, kernel.nodeStatesPointer(), records.length).set(records);
+  for (const [id, encoded] of body.paths.entries()) {
+    const bytes = fromBase64(encoded);
+    const room = kernel.restoreRoom(bytes.length);
+    if (room === 0) throw refuse("the kernel's memory cannot hold its paths");
+    new Uint8Array(kernel.memory.buffer, room, bytes.length).set(bytes);
+    if (Number(kernel.restorePath(room, bytes.length)) !== id)
+      throw refuse("it holds the same path twice");
+  }
+  for (const [node, surface] of body.surfaces.entries()) {
+    if (surface.length === 0) continue;
+    const room = kernel.restoreRoom(surface.length * 4);
+    if (room === 0) throw refuse("the kernel's memory cannot hold its surfaces");
+    new Uint32Array(kernel.memory.buffer, room, surface.length).set(surface);
+    if (kernel.restoreSurface(node, room, surface.length) === 0)
+      throw refuse("the kernel's memory cannot hold its surfaces");
+  }
+  new Uint8Array(kernel.memory.buffer, kernel.reportPointer(), report.length).set(report);
+  const subject = fromBase64(body.subject);
+  const subjectRoom = kernel.adoptRestoredReport(subject.length);
+  new Uint8Array(kernel.memory.buffer, subjectRoom, subject.length).set(subject);
+  kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
+}
+
+function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let at = start; at < end; at++) {
+    const byte = bytes[at];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The first `length` bytes of the chunks, copied only when they span more than one chunk. */
+function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  const first = chunks[0] ?? new Uint8Array(0);
+  if (first.length >= length) return first.subarray(0, length);
+  const joined = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    if (at >= length) break;
+    const part = chunk.subarray(0, length - at);
+    joined.set(part, at);
+    at += part.length;
+  }
+  return joined;
+}

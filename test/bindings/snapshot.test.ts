@@ -1,0 +1,159 @@
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadEngine, type WasmEngine } from "../../bindings/index.js";
+import { SNAPSHOT_MAGIC } from "../../bindings/snapshot-format.js";
+import { referenceEngine } from "../../src/engine.js";
+import { makeDag } from "../../src/model/dag.js";
+import { jsonlJournalArbitrary } from "../support/jsonl-encoding.js";
+import { asyncOutcomeOf } from "../support/outcome.js";
+
+let engine: WasmEngine;
+beforeAll(async () => {
+  engine = await loadEngine();
+});
+
+const encoder = new TextEncoder();
+const header =
+  '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]},{"id":"B","deps":["A"]}]}}\n';
+const journal = encoder.encode(
+  `${header}{"kind":"dispatched","id":"A"}\n{"kind":"surface-widened","id":"A","surface":["a.ts"]}\n{"kind":"landed","id":"A"}\n`,
+);
+const appended = encoder.encode(
+  '{"kind":"gate-checked","id":"A","result":"pass"}\n{"kind":"dispatched","id":"B"}\n',
+);
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    all.set(part, at);
+    at += part.length;
+  }
+  return all;
+}
+
+function snapshotOf(bytes: Uint8Array): Uint8Array {
+  const auditor = engine.openAuditor(null, { snapshots: true });
+  auditor.write(bytes);
+  return auditor.snapshot();
+}
+
+async function refusal(snapshot: Uint8Array, bytes: Uint8Array): Promise<string> {
+  const outcome = await asyncOutcomeOf(async () => (await engine.resume(snapshot, bytes)).finish());
+  expect(outcome).toHaveProperty("threw.class", "JournalError");
+  return (outcome as { threw: { message: string } }).threw.message;
+}
+
+describe("snapshot and resume", () => {
+  it("equal a full audit at any split point, in any chunks", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        jsonlJournalArbitrary(),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.integer({ min: 1, max: 64 }),
+        async (journal, where, chunkSize) => {
+          const expected = await asyncOutcomeOf(() =>
+            referenceEngine.auditBytes(journal.given, journal.bytes),
+          );
+          const split = Math.floor(where * journal.bytes.length);
+          const resumed = await asyncOutcomeOf(async () => {
+            const auditor = engine.openAuditor(journal.given, { snapshots: true });
+            for (let at = 0; at < split; at += chunkSize)
+              auditor.write(journal.bytes.subarray(at, Math.min(split, at + chunkSize)));
+            const snapshot = auditor.snapshot();
+            return (await engine.resume(snapshot, journal.bytes, journal.given)).finish();
+          });
+          expect(resumed).toEqual(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("audits only the appended bytes, and a resumed auditor snapshots again", async () => {
+    const first = snapshotOf(journal);
+    const resumed = await engine.resume(first, concat(journal, appended));
+    const second = resumed.snapshot();
+    expect(resumed.finish()).toEqual(
+      await referenceEngine.auditBytes(null, concat(journal, appended)),
+    );
+    const again = await engine.resume(second, concat(journal, appended));
+    expect(again.finish()).toEqual(
+      await referenceEngine.auditBytes(null, concat(journal, appended)),
+    );
+  });
+
+  it("refuses a changed prefix", async () => {
+    const snapshot = snapshotOf(journal);
+    const changed = journal.slice();
+    changed[changed.indexOf(0x41, header.length)] = 0x42; // the first event's "A" becomes "B"
+    expect(await refusal(snapshot, concat(changed, appended))).toMatch(
+      /first \d+ bytes are not the ones it covers/,
+    );
+  });
+
+  it("refuses a journal shorter than the prefix it covers", async () => {
+    const snapshot = snapshotOf(journal);
+    expect(await refusal(snapshot, journal.subarray(0, journal.length - 5))).toMatch(
+      /has only \d+: truncated/,
+    );
+  });
+
+  it("refuses a tampered snapshot", async () => {
+    const snapshot = new TextDecoder().decode(snapshotOf(journal));
+    const tampered = snapshot.replace('"headerPending":false', '"headerPending":true');
+    expect(tampered).not.toBe(snapshot);
+    expect(await refusal(encoder.encode(tampered), concat(journal, appended))).toMatch(
+      /checksum does not match/,
+    );
+  });
+
+  it("refuses a truncated snapshot", async () => {
+    const snapshot = snapshotOf(journal);
+    for (const length of [
+      0,
+      10,
+      SNAPSHOT_MAGIC.length + 3,
+      Math.floor(snapshot.length / 2),
+      snapshot.length - 1,
+    ]) {
+      expect(await refusal(snapshot.subarray(0, length), concat(journal, appended))).toMatch(
+        /refusing the snapshot/,
+      );
+    }
+  });
+
+  it("refuses a snapshot of another format version", async () => {
+    const snapshot = new TextDecoder()
+      .decode(snapshotOf(journal))
+      .replace(`${SNAPSHOT_MAGIC} 1`, `${SNAPSHOT_MAGIC} 2`);
+    expect(await refusal(encoder.encode(snapshot), journal)).toMatch(
+      /expected format version 1, found "2"/,
+    );
+  });
+
+  it("refuses a foreign snapshot: another journal's, or another DAG's", async () => {
+    const other = encoder.encode(
+      `${header}{"kind":"dispatched","id":"A"}\n{"kind":"skipped","id":"B"}\n{"kind":"landed","id":"A"}\n`,
+    );
+    expect(await refusal(snapshotOf(other), concat(journal, appended))).toMatch(
+      /not the ones it covers/,
+    );
+    const made = makeDag([{ id: "X", deps: [] }]);
+    if (!made.ok) throw new Error("dag");
+    const outcome = await asyncOutcomeOf(async () =>
+      (await engine.resume(snapshotOf(journal), journal, made.dag)).finish(),
+    );
+    expect(outcome).toHaveProperty("threw.class", "JournalError");
+  });
+
+  it("refuses to snapshot an auditor opened without snapshots, and one that is finished", () => {
+    const plain = engine.openAuditor(null);
+    plain.write(journal);
+    expect(() => plain.snapshot()).toThrow(/snapshots: true/);
+    const auditor = engine.openAuditor(null, { snapshots: true });
+    auditor.write(journal);
+    auditor.finish();
+    expect(() => auditor.snapshot()).toThrow(/finished/);
+  });
+});
