@@ -81,7 +81,8 @@ export class JsonLineScanner {
 
   /** Validates bytes[start .. end) as one JSON text and locates the top-level fields. */
   scan(b: Uint8Array, start: number, end: number): number {
-    this.fieldType.fill(ValueType.ABSENT);
+    const types = this.fieldType;
+    types[0] = types[1] = types[2] = types[3] = ValueType.ABSENT; // no fill(): a call per line
     this.sawHighByte = false;
     let at = skipWhitespace(b, start, end);
     const topIsObject = at < end && b[at] === OPEN_BRACE;
@@ -95,7 +96,8 @@ export class JsonLineScanner {
       const c = b[at] as number;
       if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         const isObject = c === OPEN_BRACE;
-        this.push(depth, isObject);
+        if (depth === this.stack.length) this.growStack();
+        this.stack[depth] = isObject ? 1 : 0;
         depth += 1;
         at = skipWhitespace(b, at + 1, end);
         if (at < end && b[at] === (isObject ? CLOSE_BRACE : CLOSE_BRACKET)) {
@@ -178,13 +180,10 @@ export class JsonLineScanner {
     return classifyKey(this.keyScratch, 0, length);
   }
 
-  private push(depth: number, isObject: boolean): void {
-    if (depth === this.stack.length) {
-      const grown = new Uint8Array(this.stack.length * 2);
-      grown.set(this.stack);
-      this.stack = grown;
-    }
-    this.stack[depth] = isObject ? 1 : 0;
+  private growStack(): void {
+    const grown = new Uint8Array(this.stack.length * 2);
+    grown.set(this.stack);
+    this.stack = grown;
   }
 
   private record(field: number, b: Uint8Array, start: number, end: number, escaped: boolean): void {

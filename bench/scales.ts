@@ -1,0 +1,74 @@
+/**
+ * The journals the benchmarks read: three scales of the same realistic mix — the fields real
+ * runtimes add (`seq`, `ts`, `run`, `agent`, `checker`, `ms`), about one event in a thousand an
+ * illegal one (src/generate/campaign.ts: re-dispatches, bogus gate results, late widens, surface
+ * shrinks), surfaces of up to 16 paths — over DAGs of 10, 10³ and 10⁵ nodes.
+ *
+ * Each campaign's pass rate is low enough that it is still running when the journal reaches its
+ * size (a run checks that every journal has exactly its events): `nodes / events` for the 10-node
+ * DAG, whose ten geometric task lengths vary a lot, `2.5 · nodes / events` for the larger ones.
+ */
+import type { CampaignOptions } from "../src/generate/campaign.js";
+
+export interface Scale {
+  /** Named by workload and size, as the house names benchmarks. */
+  readonly name: string;
+  readonly campaign: CampaignOptions;
+  /** Timed rounds (one run of every engine each), after the warmup rounds. */
+  readonly rounds: number;
+  readonly warmupRounds: number;
+  /**
+   * An engine whose run over the whole journal would take longer than this cannot finish the
+   * scale "within a few minutes": it runs on a prefix sized for runs of `prefixRunSeconds`.
+   */
+  readonly finishSecondsMax: number;
+  readonly prefixRunSeconds: number;
+}
+
+const MIX = { seed: 42, surfacePathsMax: 16, illegalRate: 0.001 } as const;
+
+export const SCALES: readonly Scale[] = [
+  {
+    name: "audit-1e5-events-10-nodes",
+    campaign: { ...MIX, nodes: 10, events: 100_000, passRate: 10 / 100_000 },
+    rounds: 9,
+    warmupRounds: 1,
+    finishSecondsMax: 60,
+    prefixRunSeconds: 10,
+  },
+  {
+    name: "audit-1e6-events-1e3-nodes",
+    campaign: { ...MIX, nodes: 1000, events: 1_000_000, passRate: (2.5 * 1000) / 1_000_000 },
+    rounds: 5,
+    warmupRounds: 1,
+    finishSecondsMax: 120,
+    prefixRunSeconds: 20,
+  },
+  {
+    name: "audit-1e7-events-1e5-nodes",
+    campaign: {
+      ...MIX,
+      nodes: 100_000,
+      events: 10_000_000,
+      passRate: (2.5 * 100_000) / 10_000_000,
+    },
+    rounds: 3,
+    warmupRounds: 1,
+    finishSecondsMax: 180,
+    prefixRunSeconds: 30,
+  },
+];
+
+/**
+ * bench:check's journal: the same mix, sized so that the WASM engine's run lasts long enough
+ * (~0.1 s here) to average over a shared machine's hiccups, and the parse-only loop's short
+ * enough for 20 rounds in well under two minutes.
+ */
+export const CHECK_SCALE: Scale = {
+  name: "check-3e5-events-1e3-nodes",
+  campaign: { ...MIX, nodes: 1000, events: 300_000, passRate: (2.5 * 1000) / 300_000 },
+  rounds: 20,
+  warmupRounds: 2,
+  finishSecondsMax: 60,
+  prefixRunSeconds: 10,
+};

@@ -1,0 +1,194 @@
+/**
+ * `npm run bench`: every engine side by side at three scales (bench/scales.ts), measured
+ * interleaved in worker processes (bench/measure.ts), checked to agree (bench/verify.ts), and
+ * written to BENCHMARKS.md with a chart of throughput against journal size.
+ *
+ * Back of the envelope: the largest journal is 1.4 GB of ~140-byte lines; at the 1 GB/s a
+ * vectorised scanner can reach on one core that is 1.4 s and 7 M lines/s (~140 ns, ~400 cycles a
+ * line), while `JSON.parse` of a line alone costs about a microsecond — the 6× the kernel must keep
+ * over the parse-only floor (bench:check) leaves it ~170 ns a line for scanning, folding and every
+ * check.
+ *
+ * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --out FILE]
+ * (a run of some scales or engines writes BENCHMARKS.md only when --out names it).
+ */
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import os from "node:os";
+import { basename, dirname, join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadEngine, type WasmEngine } from "../bindings/index.js";
+import { readFileChunks } from "../src/journal/read-file-bytes.js";
+import type { Report } from "../src/model/report.js";
+import { ENGINE_NAMES, ENGINES, type EngineName, isEngineName } from "./engines.js";
+import { campaignJournal } from "./journal-files.js";
+import { describeMachine } from "./machine.js";
+import { benchmarksMarkdown, count, mib, ratio } from "./markdown.js";
+import { measureInterleaved } from "./measure.js";
+import type { JournalSpan } from "./prefix.js";
+import { type Row, ratioToWasm, rowOf } from "./rows.js";
+import { SCALES, type Scale } from "./scales.js";
+import { spanFor } from "./span.js";
+import { lineChartSvg, type Series } from "./svg-chart.js";
+import { verifyFindings } from "./verify.js";
+
+const { values } = parseArgs({
+  options: {
+    scales: { type: "string" },
+    engines: { type: "string" },
+    out: { type: "string" },
+  },
+});
+
+const scales = values.scales === undefined ? SCALES : pick(values.scales, SCALES);
+const engines =
+  values.engines === undefined
+    ? ENGINE_NAMES
+    : values.engines.split(",").map((name) => {
+        if (!isEngineName(name)) throw new Error(`no engine ${name}: ${ENGINE_NAMES.join(", ")}`);
+        return name;
+      });
+if (!engines.includes("wasm-jsonl")) engines.unshift("wasm-jsonl"); // every ratio is to it
+const complete = scales.length === SCALES.length && engines.length === ENGINE_NAMES.length;
+const out = values.out ?? (complete ? "BENCHMARKS.md" : null);
+
+/** Parsed events for the object API need more than Node's default heap at 10⁷ events. */
+const LARGE_HEAP = ["--max-old-space-size=16384"];
+
+const machine = describeMachine();
+const log = (text: string) => console.log(text);
+log(`statefold bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+const checker = await loadEngine();
+const rows: Row[] = [];
+const journalBytes = new Map<string, number>();
+for (const scale of scales) rows.push(...(await runScale(scale)));
+
+if (out !== null) {
+  const chartFile = join(dirname(out), "bench", "throughput.svg");
+  writeFileSync(chartFile, chart(rows));
+  writeFileSync(
+    out,
+    benchmarksMarkdown({
+      command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
+      date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+      machine,
+      loadAtEnd: os.loadavg()[0] as number,
+      idleNodeRssBytes: idleNodeRss(),
+      scales,
+      journalBytes,
+      rows,
+      chartFile: `bench/${basename(chartFile)}`,
+    }),
+  );
+  log(`wrote ${out} and ${chartFile}`);
+}
+
+async function runScale(scale: Scale): Promise<Row[]> {
+  log(`\n${scale.name}: writing or reusing the journal…`);
+  const journal = await campaignJournal(scale.campaign);
+  journalBytes.set(scale.name, journal.bytes);
+  const full: JournalSpan = {
+    ...journal,
+    events: scale.campaign.events,
+    of: scale.campaign.events,
+  };
+  const expected = new Map<string, Report>([[journal.path, await audit(checker, journal.path)]]);
+  if (expected.get(journal.path)?.events !== full.events) {
+    throw new Error(`${scale.name}: the campaign ended before ${full.events} events`);
+  }
+  const spans = new Map<EngineName, JournalSpan>();
+  for (const engine of engines) {
+    spans.set(
+      engine,
+      ENGINES[engine].mayNeedPrefix ? await spanFor(engine, journal, scale, log) : full,
+    );
+  }
+  for (const span of spans.values()) {
+    if (!expected.has(span.path)) expected.set(span.path, await audit(checker, span.path));
+  }
+  log(
+    `  measuring ${engines.length} engines, ${scale.rounds} rounds after ${scale.warmupRounds} warmup…`,
+  );
+  const measurements = await measureInterleaved(
+    engines.map((engine) => ({
+      engine,
+      path: (spans.get(engine) as JournalSpan).path,
+      execArgv: ENGINES[engine].holdsParsedEvents ? LARGE_HEAP : [],
+    })),
+    { ...scale, onRound: (round) => round >= 0 && log(`  round ${round + 1} done`) },
+  );
+  verifyFindings(
+    scale.name,
+    measurements.map((m) => ({
+      engine: m.job.engine,
+      finding: m.finding,
+      expected: expected.get(m.job.path) as Report,
+      events: (spans.get(m.job.engine) as JournalSpan).events,
+    })),
+  );
+  const scaleRows = measurements.map((m) =>
+    rowOf(scale.name, m, spans.get(m.job.engine) as JournalSpan, readsBytes(m.job.engine)),
+  );
+  for (const row of scaleRows) {
+    log(
+      `  ${ENGINES[row.engine].label.padEnd(24)} ${count(Math.round(row.eventsPerSecond)).padStart(12)} events/s  ${row.megabytesPerSecond?.toFixed(1) ?? "—"} MB/s  ${mib(row.maxRssBytes)}  ${ratio(ratioToWasm(row, scaleRows))}`,
+    );
+  }
+  return scaleRows;
+}
+
+function readsBytes(engine: EngineName): boolean {
+  return !ENGINES[engine].holdsParsedEvents;
+}
+
+async function audit(engine: WasmEngine, path: string): Promise<Report> {
+  return engine.auditBytes(null, readFileChunks(path));
+}
+
+const COLORS: Record<EngineName, string> = {
+  "wasm-jsonl": "#d62728",
+  "wasm-objects": "#ff7f0e",
+  "wasm-records": "#8c564b",
+  "js-auditor": "#1f77b4",
+  reference: "#2ca02c",
+  xstate: "#9467bd",
+  "parse-only": "#7f7f7f",
+};
+
+function chart(all: readonly Row[]): string {
+  const series: Series[] = engines.map((engine) => ({
+    name: ENGINES[engine].label,
+    color: COLORS[engine],
+    points: all
+      .filter((row) => row.engine === engine)
+      .map((row) => ({
+        x: row.span.of,
+        y: row.eventsPerSecond,
+        partial: row.span.events < row.span.of,
+      })),
+  }));
+  return lineChartSvg(series, {
+    title: "statefold: audit throughput against journal size (median run)",
+    xLabel: "journal size (events; DAGs of 10, 10³ and 10⁵ nodes)",
+    yLabel: "events per second",
+    note: "hollow: measured on a prefix of the journal (the engine could not finish it within a few minutes)",
+  });
+}
+
+/** The resident set of a Node process that does nothing: the floor under every peak RSS figure. */
+function idleNodeRss(): number {
+  const output = execFileSync(process.execPath, [
+    "-e",
+    "console.log(process.resourceUsage().maxRSS)",
+  ]);
+  return Number(output.toString().trim()) * 1024;
+}
+
+function pick(names: string, from: readonly Scale[]): Scale[] {
+  return names.split(",").map((name) => {
+    const scale = from.find((candidate) => candidate.name === name);
+    if (scale === undefined)
+      throw new Error(`no scale ${name}: ${from.map((s) => s.name).join(", ")}`);
+    return scale;
+  });
+}
