@@ -1,5 +1,6 @@
 /** The package entry: both engines behind one interface, the reference model, and the readers. */
 export { type LoadEngineOptions, loadEngine, type WasmEngine } from "../bindings/engine.js";
+export type { AuditorOptions, JournalAuditor } from "../bindings/jsonl-session.js";
 export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
 export {
   type AuditBytesOptions,
@@ -8,6 +9,12 @@ export {
   type JournalBytes,
   referenceEngine,
 } from "./engine.js";
+export {
+  assertConformant,
+  type GateRule,
+  gateViolation,
+  JournalInvariantViolation,
+} from "./gate/journal-invariant-violation.js";
 export { JournalError } from "./journal/errors.js";
 export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";

@@ -1,0 +1,134 @@
+import { existsSync, renameSync, writeFileSync } from "node:fs";
+import type { WasmEngine } from "../../bindings/index.js";
+import { gateViolation } from "../gate/journal-invariant-violation.js";
+import { parseDagFile } from "../journal/dag-file.js";
+import { JournalError } from "../journal/errors.js";
+import { isLispExprJournal } from "../journal/index.js";
+import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
+import type { Report } from "../model/report.js";
+import {
+  type CliOutput,
+  type Command,
+  ExitCode,
+  oneOf,
+  parseCommandLine,
+  UsageError,
+} from "./command.js";
+import { auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
+
+const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
+
+The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
+conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
+and the event that broke it.
+
+With --snapshot FILE the gate is incremental, for a journal that only grows: when FILE exists,
+the journal's prefix it covers is checked (SHA-256) and only what was appended since is audited;
+after a conformant audit FILE is written anew. A tampered, truncated, version-mismatched or
+foreign snapshot, or a journal whose covered prefix changed, is refused (exit 2) — delete the
+snapshot to audit the whole journal again.
+
+Options:
+  --dag FILE        the DAG for a journal without a header line
+  --strict          refuse illegal events too
+  --snapshot FILE   keep the auditor's state in FILE between runs (JSONL, wasm engine)
+  --engine NAME     wasm (default) or reference
+  -h, --help        show this help
+
+Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
+`;
+
+export const gateCommand: Command = {
+  name: "gate",
+  summary: "the boot gate: exit 0 to resume from a journal, 1 to refuse",
+  help: HELP,
+  run: runGate,
+};
+
+async function runGate(args: readonly string[], output: CliOutput): Promise<number> {
+  const { values, positionals } = parseCommandLine("gate", {
+    args: [...args],
+    options: {
+      dag: { type: "string" },
+      strict: { type: "boolean", default: false },
+      snapshot: { type: "string" },
+      engine: { type: "string", default: DEFAULT_ENGINE },
+      help: { type: "boolean", short: "h", default: false },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (values.help) {
+    output.stdout(HELP);
+    return ExitCode.conformant;
+  }
+  const [journal, ...extra] = positionals;
+  if (journal === undefined || extra.length > 0) {
+    throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
+  }
+  const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
+  const report =
+    values.snapshot === undefined
+      ? (await auditJournalFile(journal, { dagPath: values.dag, engine })).report
+      : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict);
+  const violation = gateViolation(report, journal, values.strict);
+  if (violation !== null) {
+    output.stdout(
+      `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`,
+    );
+    return ExitCode.notConformant;
+  }
+  output.stdout(
+    `resume: ${journal} is ${values.strict ? "strictly conformant" : "conformant"} (${report.events} events)\n`,
+  );
+  return ExitCode.conformant;
+}
+
+/** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
+async function auditWithSnapshot(
+  journal: string,
+  snapshotPath: string,
+  dagPath: string | undefined,
+  engineName: (typeof ENGINE_NAMES)[number],
+  strict: boolean,
+): Promise<Report> {
+  if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
+  if (isLispExprJournal(journal))
+    throw new UsageError("--snapshot works on JSONL journals", "gate");
+  if (snapshotPath === journal || snapshotPath === dagPath) {
+    throw new UsageError(
+      "--snapshot must not name the journal or the DAG file: it is overwritten",
+      "gate",
+    );
+  }
+  const engine = (await engineNamed("wasm")) as WasmEngine;
+  const dag = dagPath === undefined ? null : parseDagFile(readFileBytes(dagPath), dagPath);
+  const options = { file: journal, dagName: dagPath, snapshots: true, snapshotFile: snapshotPath };
+  let auditor: ReturnType<WasmEngine["openAuditor"]>;
+  if (existsSync(snapshotPath)) {
+    auditor = await engine.resume(
+      readFileBytes(snapshotPath),
+      readFileChunks(journal),
+      dag,
+      options,
+    );
+  } else {
+    auditor = engine.openAuditor(dag, options);
+    for await (const chunk of readFileChunks(journal)) auditor.write(chunk);
+  }
+  const snapshot = auditor.snapshot();
+  const report = auditor.finish();
+  if (gateViolation(report, journal, strict) === null) writeAtomically(snapshotPath, snapshot);
+  return report;
+}
+
+/** A reader never sees half a snapshot: write beside it, then rename over it. */
+function writeAtomically(path: string, bytes: Uint8Array): void {
+  const partial = `${path}.partial`;
+  try {
+    writeFileSync(partial, bytes);
+    renameSync(partial, path);
+  } catch (error) {
+    throw new JournalError(path, `cannot write the snapshot: ${(error as Error).message}`);
+  }
+}

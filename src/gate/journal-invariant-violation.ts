@@ -1,0 +1,100 @@
+/**
+ * The boot gate's refusal (the seed's `journal-invariant-violation`): a runtime about to resume
+ * from a journal refuses when the recorded history is not one the model allows, and says which
+ * rule broke at which event.
+ */
+import type { Report } from "../model/report.js";
+import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
+
+/** The rule a refusal names: an invariant, log integrity, or (when strict) legality. */
+export type GateRule = keyof Report["invariants"] | "integrity" | "legality";
+
+export class JournalInvariantViolation extends Error {
+  override readonly name = "JournalInvariantViolation";
+
+  constructor(
+    readonly file: string,
+    readonly rule: GateRule,
+    /** The offending event; null for tamperEvident, a property of the final state. */
+    readonly event: { readonly index: number; readonly line?: number } | null,
+    /** The node it names (tamperEvident: the first of its nodes). */
+    readonly node: string | null,
+    readonly why: string,
+    readonly report: Report,
+  ) {
+    const where = event === null ? "" : ` at ${eventLocation(event.index, event.line)}`;
+    const on = node === null ? "" : `, node ${JSON.stringify(node)}`;
+    super(`${file}: refusing to resume: ${rule} is broken${where}${on}: ${why}`);
+  }
+}
+
+/**
+ * The violation to refuse on, or null when the journal may be resumed: the earliest event that
+ * broke a rule (integrity, a step invariant, or an illegal event when `strict`); tamperEvident,
+ * which has no event, last.
+ */
+export function gateViolation(
+  report: Report,
+  file: string,
+  strict: boolean,
+): JournalInvariantViolation | null {
+  const candidates: JournalInvariantViolation[] = [];
+  const { integrity, invariants, legality } = report;
+  for (const [name, verdict] of Object.entries(invariants) as [
+    keyof Report["invariants"],
+    Report["invariants"][keyof Report["invariants"]],
+  ][]) {
+    if (verdict.holds) continue;
+    if ("nodes" in verdict) {
+      candidates.push(
+        new JournalInvariantViolation(
+          file,
+          name,
+          null,
+          verdict.nodes[0] ?? null,
+          WHY_TAMPERED,
+          report,
+        ),
+      );
+    } else if (name !== "tamperEvident") {
+      candidates.push(
+        new JournalInvariantViolation(file, name, verdict, verdict.node, WHY_BROKEN[name], report),
+      );
+    }
+  }
+  if (integrity !== null) {
+    candidates.push(
+      new JournalInvariantViolation(
+        file,
+        "integrity",
+        integrity,
+        null,
+        `${integrity.reason}: ${integrity.message}`,
+        report,
+      ),
+    );
+  }
+  const illegal = legality.first[0];
+  if (strict && illegal !== undefined) {
+    const why = `${illegal.kind} is illegal (${illegal.reason}): ${WHY_ILLEGAL[illegal.reason]}`;
+    candidates.push(
+      new JournalInvariantViolation(file, "legality", illegal, illegal.node, why, report),
+    );
+  }
+  const order = (violation: JournalInvariantViolation) =>
+    violation.event?.index ?? Number.POSITIVE_INFINITY;
+  return candidates.reduce<JournalInvariantViolation | null>(
+    (first, next) => (first === null || order(next) < order(first) ? next : first),
+    null,
+  );
+}
+
+/** Throws the `JournalInvariantViolation` to refuse on, if any; returns the report otherwise. */
+export function assertConformant(
+  report: Report,
+  options: { readonly file?: string; readonly strict?: boolean } = {},
+): Report {
+  const violation = gateViolation(report, options.file ?? "<journal>", options.strict ?? false);
+  if (violation !== null) throw violation;
+  return report;
+}

@@ -1,0 +1,107 @@
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { gateCommand } from "../../src/cli/gate.js";
+import { type CliRun, tempFiles } from "./cli-process.js";
+
+async function gate(...args: string[]): Promise<CliRun> {
+  let stdout = "";
+  let stderr = "";
+  let code: number | null;
+  try {
+    code = await gateCommand.run(args, {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: (text) => {
+        stderr += text;
+      },
+      colour: false,
+    });
+  } catch (error) {
+    stderr += (error as Error).message;
+    code = 2;
+  }
+  return { code, stdout, stderr };
+}
+
+const HEADER =
+  '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]},{"id":"B","deps":["A"]},{"id":"C","deps":["B"]}]}}\n';
+const START = '{"kind":"dispatched","id":"A"}\n{"kind":"landed","id":"A"}\n';
+const APPENDED_GOOD =
+  '{"kind":"gate-checked","id":"A","result":"pass"}\n{"kind":"dispatched","id":"B"}\n';
+const APPENDED_BAD = '{"kind":"dispatched","id":"C"}\n';
+
+describe("statefold gate", () => {
+  it("exits 0 to resume from a conformant journal", async () => {
+    const run = await gate("examples/diamond.jsonl");
+    expect(run).toEqual({
+      code: 0,
+      stdout: "resume: examples/diamond.jsonl is conformant (21 events)\n",
+      stderr: "",
+    });
+  });
+
+  it("exits 1 to refuse, naming the invariant, the line and the node", async () => {
+    const run = await gate("examples/violations/unproven-dispatch.jsonl");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe(
+      'refuse: examples/violations/unproven-dispatch.jsonl: scheduleCorrect is broken at line 11 (event 9), node "D": dispatched before its dependencies were proven\n',
+    );
+  });
+
+  it("refuses illegal events only with --strict", async () => {
+    expect((await gate("examples/violations/illegal-transition.jsonl")).code).toBe(0);
+    const strict = await gate("--strict", "examples/violations/illegal-transition.jsonl");
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toMatch(
+      /legality is broken at line 5 \(event 3\), node "A": landed is illegal \(wrong-status\)/,
+    );
+  });
+
+  it("with --snapshot, audits what was appended since the last pass, and refuses what breaks", async () => {
+    const dir = tempFiles({ "j.jsonl": HEADER + START });
+    const journal = join(dir, "j.jsonl");
+    const snapshot = join(dir, "j.snapshot");
+    expect((await gate(journal, "--snapshot", snapshot)).code).toBe(0);
+    expect(existsSync(snapshot)).toBe(true);
+    appendFileSync(journal, APPENDED_GOOD);
+    const resumed = await gate(journal, "--snapshot", snapshot);
+    expect(resumed).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (4 events)\n`,
+    });
+    const passed = readFileSync(snapshot);
+    appendFileSync(journal, APPENDED_BAD);
+    const refused = await gate(journal, "--snapshot", snapshot);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/scheduleCorrect is broken at line 6 \(event 4\), node "C"/);
+    expect(readFileSync(snapshot)).toEqual(passed); // a refused journal leaves the last good snapshot
+  });
+
+  it("with --snapshot, refuses a tampered snapshot and a changed prefix (exit 2)", async () => {
+    const dir = tempFiles({ "j.jsonl": HEADER + START });
+    const journal = join(dir, "j.jsonl");
+    const snapshot = join(dir, "j.snapshot");
+    await gate(journal, "--snapshot", snapshot);
+    const original = readFileSync(snapshot, "utf8");
+    writeFileSync(snapshot, original.replace('"started":true', '"started":false'));
+    const tampered = await gate(journal, "--snapshot", snapshot);
+    expect(tampered.code).toBe(2);
+    expect(tampered.stderr).toMatch(/refusing the snapshot: its checksum does not match/);
+    writeFileSync(snapshot, original);
+    writeFileSync(
+      journal,
+      HEADER + START.replace('"A"}\n{"kind":"landed"', '"B"}\n{"kind":"landed"'),
+    );
+    const changed = await gate(journal, "--snapshot", snapshot);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/are not the ones it covers/);
+  });
+
+  it("will not overwrite the journal with a snapshot", async () => {
+    const run = await gate("examples/diamond.jsonl", "--snapshot", "examples/diamond.jsonl");
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/must not name the journal/);
+  });
+});
