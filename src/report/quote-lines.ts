@@ -1,0 +1,76 @@
+/**
+ * `quoteLines`: picks some lines out of a journal's bytes, as written, in one streaming pass —
+ * so quoting the context of a finding near the end of a large journal keeps no more than the
+ * quoted bytes. Pure (a stream of chunks in, no file system), so a browser can feed it
+ * `File.stream()`.
+ *
+ * Lines are split as the JSONL reader splits them (DESIGN §5): on `\n`, with a `\r` just before
+ * it belonging to the line end. A `.lisp-expr` entry's line is the one it starts on, which is
+ * what is quoted of it.
+ */
+import type { QuotedLine } from "./build-journal-view.js";
+import { QUOTED_LINE_BYTES_MAX } from "./journal-view.js";
+
+const LF = 0x0a;
+const CR = 0x0d;
+
+/**
+ * The 1-based lines `wanted` of the journal, each cut at `QUOTED_LINE_BYTES_MAX` bytes. Reading
+ * stops after the last wanted line. Chunks may share one reused buffer.
+ */
+export async function quoteLines(
+  chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  wanted: readonly number[],
+): Promise<Map<number, QuotedLine>> {
+  const quoted = new Map<number, QuotedLine>();
+  const want = new Set(wanted);
+  const lastWanted = wanted.reduce((last, line) => Math.max(last, line), 0);
+  const capture = new LineCapture();
+  let line = 1;
+  for await (const chunk of chunks) {
+    for (let at = 0; at < chunk.length; ) {
+      if (line > lastWanted) return quoted;
+      const lineFeed = chunk.indexOf(LF, at);
+      const end = lineFeed < 0 ? chunk.length : lineFeed;
+      if (want.has(line)) capture.append(chunk.subarray(at, end));
+      if (lineFeed < 0) break;
+      if (want.has(line)) quoted.set(line, capture.take(true));
+      line += 1;
+      at = lineFeed + 1;
+    }
+  }
+  // An unterminated last line (a torn tail) ends with the input.
+  if (want.has(line) && !quoted.has(line)) quoted.set(line, capture.take(false));
+  return quoted;
+}
+
+/** The first `QUOTED_LINE_BYTES_MAX` bytes of one line, gathered across chunks. */
+class LineCapture {
+  private readonly bytes = new Uint8Array(QUOTED_LINE_BYTES_MAX);
+  private length = 0;
+  private cut = false;
+
+  append(part: Uint8Array): void {
+    const room = QUOTED_LINE_BYTES_MAX - this.length;
+    if (part.length > room) this.cut = true;
+    const kept = part.subarray(0, room);
+    this.bytes.set(kept, this.length);
+    this.length += kept.length;
+  }
+
+  /** The line so far, decoded, and a fresh capture for the next. */
+  take(endedByLineFeed: boolean): QuotedLine {
+    let length = this.length;
+    if (endedByLineFeed && !this.cut && this.bytes[length - 1] === CR) length -= 1;
+    // Invalid UTF-8 shows as U+FFFD; a sequence split by the cut is held back by `stream`, not
+    // shown as a replacement character that is not in the journal.
+    const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(
+      this.bytes.subarray(0, length),
+      { stream: this.cut },
+    );
+    const quoted = { text, cut: this.cut };
+    this.length = 0;
+    this.cut = false;
+    return quoted;
+  }
+}

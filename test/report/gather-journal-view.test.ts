@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { referenceEngine } from "../../src/engine.js";
+import type { Report } from "../../src/model/index.js";
+import {
+  CONTEXT_JOURNAL_BYTES_MAX,
+  gatherJournalView,
+} from "../../src/report/gather-journal-view.js";
+
+const UNPROVEN_DISPATCH = "examples/violations/unproven-dispatch.jsonl";
+const REPORT = (await referenceEngine.auditBytes(null, readFileSync(UNPROVEN_DISPATCH))) as Report;
+
+/** A replayer that fails the test if the view replays anything. */
+const NO_REPLAY = {
+  replay: () => {
+    throw new Error("replayed a journal it should not have read");
+  },
+};
+
+describe("gatherJournalView", () => {
+  it("reads the journal again and gathers its findings in context", async () => {
+    const view = await gatherJournalView(
+      { file: UNPROVEN_DISPATCH, report: REPORT },
+      {},
+      referenceEngine,
+    );
+    expect(view.context.gathered).toBe(true);
+    expect(view.context.gathered && view.context.findings).toMatchObject([
+      {
+        kind: "event",
+        line: 11,
+        node: "D",
+        quoted: [{ line: 8 }, { line: 9 }, { line: 10 }, { line: 11 }],
+      },
+    ]);
+  });
+
+  it("gives only the verdicts of a journal over the size bound, without reading it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statefold-report-"));
+    const huge = join(dir, "huge.jsonl");
+    writeFileSync(huge, "");
+    truncateSync(huge, CONTEXT_JOURNAL_BYTES_MAX + 1); // sparse: no 128 MB written to disk
+    const view = await gatherJournalView({ file: huge, report: REPORT }, {}, NO_REPLAY);
+    expect(view.context).toEqual({
+      gathered: false,
+      why: "The journal is 129 MB, over the 128 MB up to which statefold reads a journal whole to show its findings in context; only the verdicts are shown.",
+    });
+  });
+
+  it("gives only the verdicts of a journal gone since the audit", async () => {
+    const gone = join(mkdtempSync(join(tmpdir(), "statefold-report-")), "gone.jsonl");
+    const view = await gatherJournalView({ file: gone, report: REPORT }, {}, NO_REPLAY);
+    expect(view.context).toEqual({
+      gathered: false,
+      why: "The journal can no longer be read; only the verdicts are shown.",
+    });
+  });
+
+  it("gives only the verdicts when the journal no longer reads as one", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "statefold-report-"));
+    const headless = join(dir, "headless.jsonl");
+    writeFileSync(headless, '{"kind":"dispatched","id":"A"}\n');
+    const view = await gatherJournalView({ file: headless, report: REPORT }, {}, NO_REPLAY);
+    expect(view.context.gathered).toBe(false);
+    expect(view.context.gathered ? null : view.context.why).toMatch(
+      /^Reading the journal again failed \(.*headless\.jsonl: no DAG: .*\); only the verdicts are shown\.$/,
+    );
+  });
+});
