@@ -1,4 +1,5 @@
 import { JournalError } from "../journal/errors.js";
+import { writeAuditHtml } from "./audit-html.js";
 import {
   type CliOutput,
   type Command,
@@ -13,7 +14,7 @@ import { passes, renderAuditText, renderSummary } from "./render-text.js";
 
 const FORMATS = ["text", "json"] as const;
 
-const HELP = `Usage: statefold audit <journal>... [--dag FILE] [--format text|json] [--strict] [--engine NAME]
+const HELP = `Usage: statefold audit <journal>... [--dag FILE] [--format text|json] [--strict] [--engine NAME] [--html FILE]
 
 Audits each journal against the reference state machine: log integrity, the six seed
 invariants, and whether the public API could have logged every event (legality).
@@ -27,6 +28,8 @@ Options:
   --strict            pass only journals that are strictly conformant (no illegal event)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
                       TypeScript model; same reports, slower)
+  --html FILE         also write one self-contained HTML report of every journal: verdicts,
+                      each violating event in context, the DAG coloured by final status
   -h, --help          show this help
 
 Exit status: 0 every journal conformant (strictly, with --strict), 1 some journal is not,
@@ -48,6 +51,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
       format: { type: "string", default: "text" },
       strict: { type: "boolean", default: false },
       engine: { type: "string", default: DEFAULT_ENGINE },
+      html: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
     allowPositionals: true,
@@ -72,6 +76,10 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     }
   }
   output.stdout(render(audited, journals.length, format, values.strict, output.colour));
+  if (values.html !== undefined) {
+    const { dag: dagPath, strict } = values;
+    await writeAuditHtml(values.html, audited, { dagPath, strict, inputs: journals });
+  }
   if (audited.length < journals.length) return ExitCode.badInput;
   const allPass = audited.every((journal) => passes(journal.report, values.strict));
   return allPass ? ExitCode.conformant : ExitCode.notConformant;

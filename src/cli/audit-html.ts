@@ -1,0 +1,85 @@
+/**
+ * `statefold audit --html FILE`: writes one self-contained HTML report for every journal the audit
+ * read (src/report/). The report's context comes from the WASM engine whichever engine audited —
+ * both give the same states, and the reference is far too slow to replay a large journal's
+ * prefixes. The page is a by-product: it never changes the audit's exit status, but a target
+ * that is one of the audit's inputs is refused rather than overwritten.
+ */
+import { statSync, writeFileSync } from "node:fs";
+import { JournalError } from "../journal/errors.js";
+import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
+import type { JournalView } from "../report/journal-view.js";
+import { renderHtmlReport } from "../report/render-html-report.js";
+import { UsageError } from "./command.js";
+import { type AuditedJournal, engineNamed } from "./engine.js";
+import { packageVersion } from "./version.js";
+
+export interface AuditHtmlOptions {
+  readonly dagPath: string | undefined;
+  readonly strict: boolean;
+  /** The paths the audit was given (journals, directories, `-`), besides the files it read. */
+  readonly inputs: readonly string[];
+  /** How the audit names a journal it read from standard input, if it reads one. */
+  readonly stdinName?: string;
+}
+
+export async function writeAuditHtml(
+  target: string,
+  audited: readonly AuditedJournal[],
+  options: AuditHtmlOptions,
+): Promise<void> {
+  const files = audited.map((journal) => journal.file).filter((file) => file !== options.stdinName);
+  const inputs = [...options.inputs, ...files, options.dagPath];
+  refuseToOverwriteAnInput(target, inputs);
+  const engine = await engineNamed("wasm");
+  const views: JournalView[] = [];
+  // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
+  for (const journal of audited) {
+    views.push(
+      journal.file === options.stdinName
+        ? verdictsOnlyView(
+            journal,
+            "The journal came from standard input, which cannot be read twice",
+          )
+        : await gatherJournalView(journal, { dagPath: options.dagPath }, engine),
+    );
+  }
+  const html = renderHtmlReport(views, {
+    strict: options.strict,
+    generator: `statefold ${packageVersion()}`,
+  });
+  try {
+    writeFileSync(target, html);
+  } catch (error) {
+    throw new JournalError(target, `cannot write the HTML report: ${writeFailure(error)}`);
+  }
+}
+
+/** The same file, however it is named (relative, absolute, through a link or a hard link). */
+function refuseToOverwriteAnInput(target: string, inputs: readonly (string | undefined)[]): void {
+  const written = statSync(target, { throwIfNoEntry: false });
+  if (written === undefined) return;
+  for (const input of inputs) {
+    if (input === undefined || input === "-") continue;
+    const read = statSync(input, { throwIfNoEntry: false });
+    if (read !== undefined && read.dev === written.dev && read.ino === written.ino) {
+      throw new UsageError(
+        `--html ${target} is ${input}, an input of the audit: refusing to overwrite it`,
+        "audit",
+      );
+    }
+  }
+}
+
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: "no such directory",
+  EACCES: "permission denied",
+  EISDIR: "it is a directory",
+  EROFS: "read-only file system",
+  ENOSPC: "no space left on the device",
+};
+
+function writeFailure(error: unknown): string {
+  const { code, message } = error as NodeJS.ErrnoException;
+  return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
+}
