@@ -9,6 +9,8 @@ import type { JournalView } from "../../src/report/journal-view.js";
 import { quoteLines } from "../../src/report/quote-lines.js";
 import { renderHtmlReport } from "../../src/report/render-html-report.js";
 
+const DIAMOND = "examples/diamond.jsonl";
+
 /** An example journal's view, as `statefold audit --html` gathers it. */
 async function exampleView(path: string): Promise<JournalView> {
   const { dag, events, lines, tornTail } = readJournalFile(path);
@@ -208,6 +210,36 @@ describe("renderHtmlReport", () => {
     );
     expect(html).not.toContain("What went wrong");
     expect(drawnNodes(html).map((node) => node.status)).toEqual(Array(4).fill("proven"));
+  });
+
+  it("shows a tamperEvident break with its nodes as they ended", async () => {
+    // The fold proves a node only on a logged pass, so no journal breaks tamperEvident; a report
+    // that says it is broken still gets its card.
+    const { dag, events, lines } = readJournalFile(DIAMOND);
+    const honest = audit(dag, events, { lines });
+    const report = {
+      ...honest,
+      conformant: false,
+      strictlyConformant: false,
+      invariants: { ...honest.invariants, tamperEvident: { holds: false, nodes: ["B"] } },
+    } as const;
+    const view = buildJournalView(
+      { file: DIAMOND, report, dag, events, lines },
+      new Map(),
+      referenceEngine,
+    );
+    const html = renderHtmlReport([view], { strict: false });
+    expect(html).toContain(
+      '<span class="rule bad">✗ tamperEvident</span> a node proven without a logged pass',
+    );
+    expect(html).toContain(
+      '<li><code class="id">&quot;B&quot;</code> <span class="pill s-proven">proven</span> phase 2 · deposit proven · gated · phase 2</li>',
+    );
+    expect(
+      drawnNodes(html)
+        .filter((node) => node.flagged)
+        .map((node) => node.id),
+    ).toEqual(["B"]);
   });
 
   it("counts the illegal events it does not list, before the torn-tail card", async () => {
