@@ -16,6 +16,12 @@ export interface CliOutput {
   readonly stderr: (text: string) => void;
   /** Whether stdout may carry ANSI colours: it is a terminal and NO_COLOR is not set. */
   readonly colour: boolean;
+  /**
+   * Writes to stdout and resolves once it can take more: a command with output of any length
+   * (`gen`) awaits it, so that a slow reader holds it back instead of its output filling memory.
+   * Absent where stdout is collected as a string (the in-process tests).
+   */
+  readonly stdoutPaced?: (text: string) => Promise<void>;
 }
 
 /** Colour only for a terminal, and never when NO_COLOR is set to anything (no-color.org). */
@@ -53,8 +59,9 @@ export function parseCommandLine<const T extends ParseArgsConfig>(
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) throw error;
-    // Node appends advice about `--` that does not apply here; the first sentence is the error.
-    const [sentence] = (error as Error).message.split(/(?<=\.) /);
+    // Node appends advice (about `--`, or on a line of its own) that does not apply here; the
+    // first sentence is the error.
+    const [sentence] = (error as Error).message.split(/(?<=\.)\s/);
     const message = (sentence ?? "").replace(/\.$/, "");
     throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), command);
   }

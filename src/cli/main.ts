@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { once } from "node:events";
 import { wantsColour } from "./command.js";
 import { runCli } from "./run-cli.js";
 
@@ -13,4 +14,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   colour: wantsColour(process.stdout.isTTY, process.env),
+  stdoutPaced: async (text) => {
+    if (!process.stdout.write(text)) await once(process.stdout, "drain");
+  },
 });

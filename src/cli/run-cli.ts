@@ -5,11 +5,12 @@
 import { JournalError } from "../journal/errors.js";
 import { auditCommand } from "./audit.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
+import { genCommand } from "./gen.js";
 import { layersCommand } from "./layers.js";
 import { replayCommand } from "./replay.js";
 import { packageVersion } from "./version.js";
 
-const COMMANDS: readonly Command[] = [auditCommand, replayCommand, layersCommand];
+const COMMANDS: readonly Command[] = [auditCommand, replayCommand, layersCommand, genCommand];
 
 const HELP = `Usage: statefold <command> [options]
 

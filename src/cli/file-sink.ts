@@ -1,0 +1,37 @@
+import { open } from "node:fs/promises";
+import { JournalError } from "../journal/errors.js";
+
+/** The operating system's reasons a person meets most, in their words. */
+const WRITE_FAILURES: Readonly<Record<string, string>> = {
+  ENOENT: "no such directory",
+  EACCES: "permission denied",
+  EISDIR: "it is a directory",
+  ENOSPC: "no space left on the device",
+};
+
+export interface FileSink {
+  /** Resolves once the text is written: awaiting it paces the writer to the disk. */
+  readonly write: (text: string) => Promise<void>;
+  readonly close: () => Promise<void>;
+}
+
+/** A file opened for writing (created or truncated); failures name the file and the reason. */
+export async function openFileSink(path: string): Promise<FileSink> {
+  const handle = await open(path, "w").catch((error: unknown) => {
+    throw writeFailure(path, error);
+  });
+  return {
+    write: async (text) => {
+      await handle.write(text).catch((error: unknown) => {
+        throw writeFailure(path, error);
+      });
+    },
+    close: () => handle.close(),
+  };
+}
+
+function writeFailure(path: string, error: unknown): JournalError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  const reason = (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
+  return new JournalError(path, `cannot write: ${reason}`);
+}
