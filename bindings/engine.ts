@@ -58,6 +58,11 @@ export interface WasmEngine extends Engine {
    * is O(nodes + distinct surface paths + longest line), independent of journal length.
    */
   memoryBytes(): number;
+  /**
+   * The events of the journal being audited so far (of the last one, once it is finished), read
+   * live from the kernel's report: a progress gauge for a caller streaming a long journal.
+   */
+  eventsSoFar(): number;
 }
 
 export async function loadEngine(options: LoadEngineOptions = {}): Promise<WasmEngine> {
@@ -121,6 +126,12 @@ class KernelEngine implements WasmEngine {
 
   memoryBytes(): number {
     return this.host.kernel.memory.buffer.byteLength;
+  }
+
+  eventsSoFar(): number {
+    const { kernel } = this.host;
+    const at = kernel.reportPointer() + (kernel.REPORT_EVENTS.value as number);
+    return new DataView(kernel.memory.buffer).getFloat64(at, true);
   }
 
   private fold(dag: Dag, events: readonly unknown[]): EncodedEvents {

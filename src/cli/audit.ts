@@ -1,5 +1,6 @@
-import { JournalError } from "../journal/errors.js";
 import { writeAuditHtml } from "./audit-html.js";
+import { auditJournals } from "./audit-journals.js";
+import { AUDIT_FORMATS } from "./audit-printer.js";
 import {
   type CliOutput,
   type Command,
@@ -8,24 +9,36 @@ import {
   parseCommandLine,
   UsageError,
 } from "./command.js";
-import { type AuditedJournal, auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
-import { renderJson } from "./render-json.js";
-import { passes, renderAuditText, renderSummary } from "./render-text.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
+import { journalInputs, STDIN_ARGUMENT, STDIN_NAME } from "./journal-inputs.js";
+import { integerFlag } from "./number-flags.js";
+import { wantsProgress } from "./progress-bar.js";
+import { passes } from "./render-text.js";
 
-const FORMATS = ["text", "json"] as const;
-
-const HELP = `Usage: statefold audit <journal>... [--dag FILE] [--format text|json] [--strict] [--engine NAME] [--html FILE]
+const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
+                       [--strict] [--jobs N] [--quiet] [--engine NAME] [--html FILE]
 
 Audits each journal against the reference state machine: log integrity, the six seed
 invariants, and whether the public API could have logged every event (legality).
 A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr.
+A directory stands for every *.jsonl and *.lisp-expr file under it (recursively, sorted by
+name); - is a JSONL journal on the standard input. A JSONL journal streams through the
+kernel in constant memory, whatever its size. Verdicts are printed in the order the journals
+were given, each as soon as it is in.
 
 Options:
   --dag FILE          the DAG ({"nodes":[{"id","deps"}]}) for journals without a header line;
                       .lisp-expr journals always need it
-  --format text|json  text for people (default); json prints the report itself, or an array
-                      of {"file","report"} when several journals are given
+  --format FORMAT     text for people (default), with a closing summary for several journals;
+                      json prints the report itself, or an array of {"file","report"} when
+                      several journals are given; ndjson prints one {"file","report"} per
+                      line per journal, for pipelines
   --strict            pass only journals that are strictly conformant (no illegal event)
+  --jobs N            audit up to N files at once on worker threads, each with its own
+                      engine; 1 audits on the main thread. By default, the number of cores,
+                      or fewer when there is too little input to repay starting them
+  --quiet             no progress bar (it is drawn on stderr only when that is a terminal,
+                      and never in CI or with NO_COLOR)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
                       TypeScript model; same reports, slower)
   --html FILE         also write one self-contained HTML report of every journal: verdicts,
@@ -51,6 +64,8 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
       format: { type: "string", default: "text" },
       strict: { type: "boolean", default: false },
       engine: { type: "string", default: DEFAULT_ENGINE },
+      jobs: { type: "string" },
+      quiet: { type: "boolean", default: false },
       html: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -61,49 +76,41 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     output.stdout(HELP);
     return ExitCode.conformant;
   }
-  const format = oneOf("audit", "--format", values.format, FORMATS);
+  const format = oneOf("audit", "--format", values.format, AUDIT_FORMATS);
   const engine = oneOf("audit", "--engine", values.engine, ENGINE_NAMES);
+  const jobs = values.jobs === undefined ? null : integerFlag("audit", "--jobs", values.jobs, 1);
   if (journals.length === 0) throw new UsageError("audit needs at least one journal", "audit");
 
-  const audited: AuditedJournal[] = [];
-  for (const journal of journals) {
-    try {
-      audited.push(await auditJournalFile(journal, { dagPath: values.dag, engine }));
-    } catch (error) {
-      // One unreadable journal must not hide the verdicts on the others.
-      if (!(error instanceof JournalError)) throw error;
-      output.stderr(`statefold: ${error.message}\n`);
-    }
-  }
-  output.stdout(render(audited, journals.length, format, values.strict, output.colour));
+  const inputs = journalInputs(journals);
+  const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);
+  const { audited, unreadable } = await auditJournals(
+    inputs,
+    {
+      engine,
+      dagPath: values.dag,
+      jobs,
+      progress: progress ? (output.stderrTerminal ?? null) : null,
+      printer: {
+        format,
+        // One file or `-`, not a directory: the report alone, as before several were possible.
+        single:
+          journals.length === 1 &&
+          inputs.length === 1 &&
+          inputs[0]?.kind !== "unreadable" &&
+          (inputs[0]?.path === journals[0] || journals[0] === STDIN_ARGUMENT),
+        strict: values.strict,
+        colour: output.colour,
+      },
+      stdin: () => process.stdin,
+    },
+    output,
+  );
   if (values.html !== undefined) {
     const { dag: dagPath, strict } = values;
-    await writeAuditHtml(values.html, audited, { dagPath, strict, inputs: journals });
+    const options = { dagPath, strict, inputs: journals, stdinName: STDIN_NAME };
+    await writeAuditHtml(values.html, audited, options);
   }
-  if (audited.length < journals.length) return ExitCode.badInput;
+  if (unreadable > 0) return ExitCode.badInput;
   const allPass = audited.every((journal) => passes(journal.report, values.strict));
   return allPass ? ExitCode.conformant : ExitCode.notConformant;
-}
-
-function render(
-  audited: readonly AuditedJournal[],
-  given: number,
-  format: (typeof FORMATS)[number],
-  strict: boolean,
-  colour: boolean,
-): string {
-  switch (format) {
-    case "json":
-      if (given === 1) return audited.length === 0 ? "" : renderJson(audited[0]?.report);
-      return renderJson(audited);
-    case "text": {
-      if (audited.length === 0) return "";
-      const text = renderAuditText(audited, { strict, colour });
-      return given === 1 ? text : text + renderSummary(given, audited, strict);
-    }
-    default: {
-      const unreachable: never = format;
-      return unreachable;
-    }
-  }
 }

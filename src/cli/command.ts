@@ -22,6 +22,11 @@ export interface CliOutput {
    * Absent where stdout is collected as a string (the in-process tests).
    */
   readonly stdoutPaced?: (text: string) => Promise<void>;
+  /** stderr when it is a terminal, for a progress bar: how to write to it, and its width. */
+  readonly stderrTerminal?: {
+    readonly write: (text: string) => void;
+    readonly columns: () => number;
+  };
 }
 
 /** Colour only for a terminal, and never when NO_COLOR is set to anything (no-color.org). */

@@ -4,11 +4,13 @@
  * JSONL journal from disk in chunks; a .lisp-expr journal is read by its TypeScript reader and
  * its events are audited by either engine.
  */
+import { statSync } from "node:fs";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
 import { parseDagFile } from "../journal/dag-file.js";
 import { isLispExprJournal, type ReadJournalOptions, readJournalFile } from "../journal/index.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
+import type { Dag } from "../model/dag.js";
 import type { Report } from "../model/report.js";
 
 export type { EngineName } from "../engine.js";
@@ -22,6 +24,11 @@ export interface AuditedJournal {
 
 export interface AuditOptions extends ReadJournalOptions {
   readonly engine: EngineName;
+  /**
+   * Told the bytes read so far after each chunk of a streamed journal, and the events audited
+   * (null where the engine cannot tell before it is done), for a progress bar.
+   */
+  readonly onProgress?: (bytes: number, events: number | null) => void;
 }
 
 let wasmEngine: Promise<WasmEngine> | undefined;
@@ -49,11 +56,53 @@ export async function auditJournalFile(
     const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
     return { file, report: engine.audit(dag, events, { lines, tornTail }) };
   }
-  const { dagPath } = options;
-  const dag = dagPath === undefined ? null : parseDagFile(readFileBytes(dagPath), dagPath);
-  const report = await engine.auditBytes(dag, readFileChunks(path), {
-    file: path,
-    dagName: dagPath,
-  });
-  return { file: path, report };
+  return auditJsonlStream(path, readFileChunks(path), options);
+}
+
+/** A JSONL journal from a stream of chunks (the standard input), named `file` in reports. */
+export async function auditJsonlStream(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: AuditOptions,
+): Promise<AuditedJournal> {
+  const engine = await engineNamed(options.engine);
+  const { dagPath, onProgress } = options;
+  const dag = dagPath === undefined ? null : dagFile(dagPath);
+  const eventsSoFar =
+    engine.name === "wasm" ? () => (engine as WasmEngine).eventsSoFar() : () => null;
+  const counted =
+    onProgress === undefined
+      ? chunks
+      : countingBytes(chunks, (bytes) => onProgress(bytes, eventsSoFar()));
+  const report = await engine.auditBytes(dag, counted, { file, dagName: dagPath });
+  return { file, report };
+}
+
+/**
+ * The DAG files read so far, by path, size and modification time: auditing a thousand journals
+ * against one `--dag` parses it once, and the engine, seeing the same DAG object, loads it into
+ * the kernel once; a file changed since is read again.
+ */
+const dagFiles = new Map<string, { readonly version: string; readonly dag: Dag }>();
+
+function dagFile(path: string): Dag {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  const version = stats === undefined ? "" : `${stats.size}:${stats.mtimeMs}`;
+  const known = dagFiles.get(path);
+  if (known !== undefined && version !== "" && known.version === version) return known.dag;
+  const dag = parseDagFile(readFileBytes(path), path);
+  dagFiles.set(path, { version, dag });
+  return dag;
+}
+
+async function* countingBytes(
+  chunks: AsyncIterable<Uint8Array>,
+  onBytesRead: (bytes: number) => void,
+): AsyncGenerator<Uint8Array> {
+  let bytes = 0;
+  for await (const chunk of chunks) {
+    bytes += chunk.length;
+    yield chunk;
+    onBytesRead(bytes);
+  }
 }

@@ -17,4 +17,7 @@ process.exitCode = await runCli(process.argv.slice(2), {
   stdoutPaced: async (text) => {
     if (!process.stdout.write(text)) await once(process.stdout, "drain");
   },
+  stderrTerminal: process.stderr.isTTY
+    ? { write: (text) => process.stderr.write(text), columns: () => process.stderr.columns || 80 }
+    : undefined,
 });

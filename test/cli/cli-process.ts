@@ -21,7 +21,12 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-export function statefold(args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
+/** `input`, when given, is the bin's standard input (else an empty one). */
+export function statefold(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+  input?: string | Uint8Array,
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       cwd: REPO_ROOT,
@@ -37,6 +42,9 @@ export function statefold(args: readonly string[], env: NodeJS.ProcessEnv = {}):
     });
     child.on("error", reject);
     child.on("close", (code) => resolve({ code, stdout, stderr }));
+    // A bin that exits without reading all of its input is for the test to judge, not an error.
+    child.stdin.on("error", () => {});
+    child.stdin.end(input);
   });
 }
 

@@ -69,7 +69,7 @@ describe("statefold usage", () => {
     ],
     [
       ["audit", "--format", "xml", "x.jsonl"],
-      "statefold: --format must be 'text' or 'json', found 'xml' (see 'statefold audit --help')\n",
+      "statefold: --format must be 'text' or 'json' or 'ndjson', found 'xml' (see 'statefold audit --help')\n",
     ],
     [
       ["audit", "--engine", "turbo", "x.jsonl"],

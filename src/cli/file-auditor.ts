@@ -1,0 +1,62 @@
+/**
+ * A `FileAuditor` audits journal files one call at a time and answers each with its outcome.
+ * Two kinds: `InProcessAuditor` (`--jobs 1`, or a single journal) audits on this thread, one
+ * journal after another, and `AuditPool` (src/cli/audit-pool.ts) on worker threads.
+ */
+import type { AuditOptions, EngineName } from "./engine.js";
+import { auditFileOutcome, auditStreamOutcome, type JournalOutcome } from "./journal-outcome.js";
+
+/** How far an audit has come, for a progress bar. */
+export interface JournalProgress {
+  readonly bytes: number;
+  /** Events audited so far; null where the engine cannot tell before it is done. */
+  readonly events: number | null;
+}
+
+export type ProgressListener = (progress: JournalProgress) => void;
+
+export interface FileAuditorOptions {
+  readonly engine: EngineName;
+  readonly dagPath: string | undefined;
+}
+
+export interface FileAuditor {
+  /** Calls may overlap; the auditor queues them. Rejects only for a bug in statefold. */
+  audit(path: string, onProgress?: ProgressListener): Promise<JournalOutcome>;
+  close(): Promise<void>;
+}
+
+export class InProcessAuditor implements FileAuditor {
+  /** One engine audits one journal at a time: each audit waits for the one before. */
+  private previous: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly options: FileAuditorOptions) {}
+
+  audit(path: string, onProgress?: ProgressListener): Promise<JournalOutcome> {
+    return this.inTurn(() => auditFileOutcome(path, this.withProgress(onProgress)));
+  }
+
+  /** A JSONL journal from a stream (the standard input), in its turn like a file. */
+  auditStream(
+    file: string,
+    chunks: AsyncIterable<Uint8Array>,
+    onProgress?: ProgressListener,
+  ): Promise<JournalOutcome> {
+    return this.inTurn(() => auditStreamOutcome(file, chunks, this.withProgress(onProgress)));
+  }
+
+  async close(): Promise<void> {
+    await this.previous;
+  }
+
+  private inTurn(audit: () => Promise<JournalOutcome>): Promise<JournalOutcome> {
+    const next = this.previous.then(audit);
+    this.previous = next.catch(() => {});
+    return next;
+  }
+
+  private withProgress(onProgress: ProgressListener | undefined): AuditOptions {
+    if (onProgress === undefined) return this.options;
+    return { ...this.options, onProgress: (bytes, events) => onProgress({ bytes, events }) };
+  }
+}

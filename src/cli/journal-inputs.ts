@@ -1,0 +1,61 @@
+/**
+ * What `statefold audit` was given, made into the journals it audits: a file stands for itself
+ * (whatever its name — and if it cannot be read, the audit says so in its turn), `-` for the
+ * standard input, and a directory for every `*.jsonl` and `*.lisp-expr` file under it, found
+ * recursively and listed in a stable order: each directory's entries sorted by name (UTF-16 code
+ * units, the same on every machine and locale), depth first.
+ */
+import { type Dirent, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { UsageError } from "./command.js";
+
+export const STDIN_ARGUMENT = "-";
+/** How the standard input is named in reports and errors. */
+export const STDIN_NAME = "<stdin>";
+
+export type JournalInput =
+  | {
+      readonly kind: "file";
+      readonly path: string /** 0 when it cannot be read */;
+      readonly bytes: number;
+    }
+  | { readonly kind: "stdin"; readonly path: typeof STDIN_NAME }
+  /** A directory that could not be listed, or holds no journal: reported in its turn. */
+  | { readonly kind: "unreadable"; readonly path: string; readonly message: string };
+
+const JOURNAL_EXTENSIONS = [".jsonl", ".lisp-expr"];
+
+export function journalInputs(args: readonly string[]): JournalInput[] {
+  if (args.filter((arg) => arg === STDIN_ARGUMENT).length > 1)
+    throw new UsageError("the standard input (-) can be audited once", "audit");
+  return args.flatMap((arg): JournalInput[] => {
+    if (arg === STDIN_ARGUMENT) return [{ kind: "stdin", path: STDIN_NAME }];
+    const stats = statSync(arg, { throwIfNoEntry: false });
+    if (stats?.isDirectory() !== true)
+      return [{ kind: "file", path: arg, bytes: stats?.size ?? 0 }];
+    const found = journalsUnder(arg);
+    if (found.length > 0) return found;
+    const message = `${arg}: expected *.jsonl or *.lisp-expr journals in the directory, found none`;
+    return [{ kind: "unreadable", path: arg, message }];
+  });
+}
+
+function journalsUnder(directory: string): JournalInput[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(directory, { withFileTypes: true });
+  } catch (error) {
+    const message = `${directory}: cannot list the directory: ${(error as Error).message}`;
+    return [{ kind: "unreadable", path: directory, message }];
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return entries.flatMap((entry): JournalInput[] => {
+    const path = join(directory, entry.name);
+    // Linked directories are not followed: a link back up would never end.
+    if (entry.isDirectory()) return journalsUnder(path);
+    if (!JOURNAL_EXTENSIONS.some((extension) => entry.name.endsWith(extension))) return [];
+    const stats = statSync(path, { throwIfNoEntry: false });
+    if (stats?.isDirectory() === true) return [];
+    return [{ kind: "file", path, bytes: stats?.size ?? 0 }];
+  });
+}

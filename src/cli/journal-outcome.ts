@@ -1,0 +1,39 @@
+/**
+ * What auditing one journal came to, in a shape that crosses a worker thread: its report, or the
+ * one-line reason it could not be read (bad input is an answer, not a crash). Any other failure
+ * is a bug in statefold and is thrown.
+ */
+import { JournalError } from "../journal/errors.js";
+import type { Report } from "../model/report.js";
+import { type AuditOptions, auditJournalFile, auditJsonlStream } from "./engine.js";
+
+export type JournalOutcome =
+  | { readonly file: string; readonly report: Report }
+  | { readonly file: string; readonly unreadable: string };
+
+export async function auditFileOutcome(
+  path: string,
+  options: AuditOptions,
+): Promise<JournalOutcome> {
+  return outcomeOf(path, () => auditJournalFile(path, options));
+}
+
+export async function auditStreamOutcome(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: AuditOptions,
+): Promise<JournalOutcome> {
+  return outcomeOf(file, () => auditJsonlStream(file, chunks, options));
+}
+
+async function outcomeOf(
+  file: string,
+  audit: () => Promise<{ file: string; report: Report }>,
+): Promise<JournalOutcome> {
+  try {
+    return await audit();
+  } catch (error) {
+    if (error instanceof JournalError) return { file, unreadable: error.message };
+    throw error;
+  }
+}
