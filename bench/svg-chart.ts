@@ -32,7 +32,9 @@ export function lineChartSvg(series: readonly Series[], text: ChartText): string
   const points = series.flatMap((s) => s.points);
   const xRange = decades(points.map((p) => p.x));
   const yRange = decades(points.map((p) => p.y));
-  const px = (x: number) => scale(Math.log10(x), xRange, PLOT.left, PLOT.right);
+  // A fifth of a decade of room on each side, so that no point sits on the frame.
+  const xPadded: [number, number] = [xRange[0] - 0.2, xRange[1] + 0.2];
+  const px = (x: number) => scale(Math.log10(x), xPadded, PLOT.left, PLOT.right);
   const py = (y: number) => scale(Math.log10(y), yRange, PLOT.bottom, PLOT.top);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
@@ -82,9 +84,9 @@ function seriesSvg(
 
 /** The powers of ten that enclose the values: [lowest, highest] exponents. */
 function decades(values: readonly number[]): [number, number] {
-  const logs = values.filter((v) => v > 0).map(Math.log10);
-  const low = Math.floor(Math.min(...logs));
-  const high = Math.ceil(Math.max(...logs));
+  const logs = values.filter((v) => v > 0).map((v) => Math.log10(v));
+  const low = Math.floor(Math.min(...logs) + 1e-9);
+  const high = Math.ceil(Math.max(...logs) - 1e-9);
   return [low, high === low ? low + 1 : high];
 }
 
