@@ -1,0 +1,159 @@
+/**
+ * `statefold audit --jobs 2` against `--jobs 1` on the same directory of journals, in one run:
+ *
+ *   audit-<n>x<size>-jobs1   the CLI auditing every journal of the directory on its main thread
+ *   audit-<n>x<size>-jobs2   the same, on two worker threads (one WASM engine each)
+ *
+ * Each run is the whole command as a user starts it (`node dist/src/cli/main.js audit …`):
+ * process start, workers and engines included. The two take turns, one timed run each per
+ * round, the order alternating, so a noisy neighbour on a shared machine slows both alike;
+ * tinybench times each run and the figures are medians. Both must print the same verdicts.
+ *
+ * Back of the envelope: the kernel audits ~400-500 MB/s on one core, so 12 journals of ~20 MB
+ * take ~0.5 s on one thread; a second worker can at best halve that, less the ~0.1-0.3 s of
+ * starting a worker and its engine, and only where a second core is free. How free it is, the
+ * bench measures first (`cpu-ceiling`): the same busy loop on one thread and on two at once; the
+ * ratio of their throughputs is the most any second worker can give on this machine now.
+ *
+ * Usage: npm run bench:jobs [-- --journals 12 --events 160000 --rounds 7]
+ * Exits 1 when --jobs 2 is not faster.
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
+import { Bench } from "tinybench";
+import { openFileSink } from "../src/cli/file-sink.js";
+import { writeBatched } from "../src/cli/write-batched.js";
+import { syntheticJournal } from "../src/generate/synthetic-journal.js";
+
+const { values } = parseArgs({
+  options: {
+    journals: { type: "string", default: "12" },
+    events: { type: "string", default: "160000" },
+    rounds: { type: "string", default: "7" },
+  },
+});
+const journals = Number(values.journals);
+const events = Number(values.events);
+const rounds = Number(values.rounds);
+const CLI = join(import.meta.dirname, "../src/cli/main.js");
+
+const directory = await journalDirectory(journals, events);
+const bytes = readdirSync(directory).reduce(
+  (sum, name) => sum + statSync(join(directory, name)).size,
+  0,
+);
+const label = `audit-${journals}x${Math.round(bytes / journals / 1e6)}mb`;
+
+const ceiling = await parallelCeiling();
+const reference = await audit(1);
+if ((await audit(2)) !== reference)
+  throw new Error("--jobs 2 and --jobs 1 print different verdicts");
+
+const samplesMs: Record<number, number[]> = { 1: [], 2: [] };
+for (let round = 0; round < rounds; round++) {
+  const bench = new Bench({ iterations: 1, time: 0, warmup: false, throws: true });
+  for (const jobs of round % 2 === 0 ? [1, 2] : [2, 1]) {
+    bench.add(`${label}-jobs${jobs}`, async () => {
+      if ((await audit(jobs)) !== reference) throw new Error(`--jobs ${jobs}: other verdicts`);
+    });
+  }
+  await bench.run();
+  for (const task of bench.tasks) {
+    const jobs = Number(task.name.slice(-1));
+    const result = task.result;
+    if (result?.state !== "completed") throw new Error(`${task.name}: no result`);
+    samplesMs[jobs]?.push(result.latency.mean);
+  }
+  process.stderr.write(`round ${round + 1}/${rounds}\r`);
+}
+
+const median = (samples: readonly number[]) => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] as number;
+};
+const p50 = { 1: median(samplesMs[1] ?? []), 2: median(samplesMs[2] ?? []) };
+console.log(
+  `${journals} journals, ${(bytes / 1e6).toFixed(0)} MB, ${availableParallelism()} cores, ${rounds} rounds`,
+);
+for (const jobs of [1, 2] as const) {
+  const rate = bytes / 1e6 / (p50[jobs] / 1000);
+  console.log(
+    `${`${label}-jobs${jobs}`.padEnd(28)} p50 ${p50[jobs].toFixed(0).padStart(6)} ms  ${rate.toFixed(0).padStart(5)} MB/s`,
+  );
+}
+const ratio = p50[1] / p50[2];
+console.log(`--jobs 2 is ${ratio.toFixed(2)}x as fast as --jobs 1 (p50 of the same run)`);
+console.log(
+  `cpu-ceiling: two busy threads do ${ceiling.toFixed(2)}x the work of one on this machine`,
+);
+process.exitCode = ratio > 1 ? 0 : 1;
+
+/** Throughput of a busy loop on two threads at once over one thread's: what a second core gives. */
+async function parallelCeiling(): Promise<number> {
+  const spin = `const { parentPort } = require("node:worker_threads");
+    let x = 0; const start = performance.now();
+    for (let i = 0; i < 2e8; i++) x = (x * 31 + i) | 0;
+    parentPort.postMessage(performance.now() - start + (x & 0));`;
+  const run = (threads: number) =>
+    Promise.all(
+      Array.from(
+        { length: threads },
+        () =>
+          new Promise<number>((resolve, reject) => {
+            const worker = new Worker(spin, { eval: true });
+            worker.once("message", (ms: number) => void worker.terminate().then(() => resolve(ms)));
+            worker.once("error", reject);
+          }),
+      ),
+    );
+  const [oneMs] = await run(1);
+  const twoMs = await run(2);
+  return (2 * (oneMs as number)) / Math.max(...twoMs);
+}
+
+/** The ndjson verdicts of one audit of the directory. */
+function audit(jobs: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [
+      CLI,
+      "audit",
+      "--jobs",
+      String(jobs),
+      "--format",
+      "ndjson",
+      "--quiet",
+      directory,
+    ]);
+    let stdout = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    child.on("error", reject);
+    child.on("close", (code) =>
+      code === 0 ? resolve(stdout) : reject(new Error(`audit --jobs ${jobs} exited ${code}`)),
+    );
+  });
+}
+
+/** Generated journals, written once to the system's temp folder and reused. */
+async function journalDirectory(count: number, eventsEach: number): Promise<string> {
+  const folder = join(tmpdir(), "statefold-bench", `jobs-${count}x${eventsEach}`);
+  const done = join(folder, ".complete");
+  if (existsSync(done)) return folder;
+  mkdirSync(folder, { recursive: true });
+  for (let seed = 0; seed < count; seed++) {
+    const campaign = { nodes: 500, events: eventsEach, seed, passRate: 0.01, surfacePathsMax: 8 };
+    const sink = await openFileSink(join(folder, `journal-${seed}.jsonl`));
+    try {
+      await writeBatched(syntheticJournal({ campaign }), sink.write);
+    } finally {
+      await sink.close();
+    }
+  }
+  writeFileSync(done, "");
+  return folder;
+}
