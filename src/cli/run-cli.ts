@@ -5,12 +5,19 @@
 import { JournalError } from "../journal/errors.js";
 import { auditCommand } from "./audit.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
+import { gateCommand } from "./gate.js";
 import { genCommand } from "./gen.js";
 import { layersCommand } from "./layers.js";
 import { replayCommand } from "./replay.js";
 import { packageVersion } from "./version.js";
 
-const COMMANDS: readonly Command[] = [auditCommand, replayCommand, layersCommand, genCommand];
+const COMMANDS: readonly Command[] = [
+  auditCommand,
+  replayCommand,
+  layersCommand,
+  gateCommand,
+  genCommand,
+];
 
 const HELP = `Usage: statefold <command> [options]
 

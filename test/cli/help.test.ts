@@ -9,7 +9,7 @@ describe("statefold usage", () => {
     expect(run.code).toBe(0);
     expect(run.stderr).toBe("");
     expect(run.stdout).toMatch(/^Usage: statefold <command> \[options\]\n/);
-    for (const command of ["audit", "replay", "layers", "gen"])
+    for (const command of ["audit", "replay", "layers", "gate", "gen"])
       expect(run.stdout).toContain(`\n  ${command} `);
   });
 
@@ -20,6 +20,8 @@ describe("statefold usage", () => {
     ["replay", "-h"],
     ["layers", "--help"],
     ["layers", "-h"],
+    ["gate", "--help"],
+    ["gate", "-h"],
     ["gen", "--help"],
     ["gen", "-h"],
   ])("%s %s prints the command's help on stdout", async (command, flag) => {
