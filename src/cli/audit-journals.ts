@@ -63,17 +63,17 @@ export async function auditJournals(
     // Awaited in order below; a bug that fails a later one must not go unhandled meanwhile.
     for (const audit of pending) audit.catch(() => {});
     for (const [index, audit] of pending.entries()) {
-      const { outcome, bytes } = await audit;
+      const outcome = await audit;
       if ("unreadable" in outcome) {
         unreadable += 1;
-        tally.finish(index, bytes, null, false);
+        tally.finish(index, 0, null, false);
         say(() => output.stderr(`statefold: ${outcome.unreadable}\n`));
         continue;
       }
       const journal = { file: outcome.file, report: outcome.report };
       tally.finish(
         index,
-        bytes,
+        outcome.bytesRead,
         journal.report.events,
         passes(journal.report, options.printer.strict),
       );
@@ -99,7 +99,7 @@ const WORKER_INPUT_BYTES_MIN = 32e6;
 function workerCount(inputs: readonly JournalInput[], options: AuditJournalsOptions): number {
   const files = inputs.filter((input) => input.kind === "file");
   if (options.jobs !== null) return Math.min(options.jobs, files.length);
-  const bytes = files.reduce((sum, file) => sum + file.bytes, 0);
+  const bytes = files.reduce((sum, file) => sum + (file.bytes ?? 0), 0);
   const perWorker =
     options.engine === "reference" ? WORKER_INPUT_BYTES_MIN / 100 : WORKER_INPUT_BYTES_MIN;
   return Math.min(availableParallelism(), files.length, Math.ceil(bytes / perWorker));
@@ -109,7 +109,10 @@ function bytesTotal(inputs: readonly JournalInput[]): number | null {
   let total = 0;
   for (const input of inputs) {
     if (input.kind === "stdin") return null;
-    if (input.kind === "file") total += input.bytes;
+    if (input.kind === "file") {
+      if (input.bytes === null) return null;
+      total += input.bytes;
+    }
   }
   return total;
 }
@@ -119,26 +122,19 @@ interface Auditors {
   readonly stdin: InProcessAuditor;
 }
 
-/** The outcome and the bytes read: a file's size, or what the standard input gave. */
-async function startAudit(
+function startAudit(
   input: JournalInput,
   onProgress: ProgressListener | undefined,
   auditors: Auditors,
   options: AuditJournalsOptions,
-): Promise<{ outcome: JournalOutcome; bytes: number }> {
+): Promise<JournalOutcome> {
   switch (input.kind) {
     case "file":
-      return { outcome: await auditors.files.audit(input.path, onProgress), bytes: input.bytes };
-    case "stdin": {
-      let bytes = 0;
-      const outcome = await auditors.stdin.auditStream(input.path, options.stdin(), (progress) => {
-        bytes = progress.bytes;
-        onProgress?.(progress);
-      });
-      return { outcome, bytes };
-    }
+      return auditors.files.audit(input.path, onProgress);
+    case "stdin":
+      return auditors.stdin.auditStream(input.path, options.stdin(), onProgress);
     case "unreadable":
-      return { outcome: { file: input.path, unreadable: input.message }, bytes: 0 };
+      return Promise.resolve({ file: input.path, unreadable: input.message });
     default: {
       const unreachable: never = input;
       return unreachable;

@@ -47,14 +47,17 @@ export async function engineNamed(name: EngineName): Promise<Engine> {
   }
 }
 
-export async function auditJournalFile(
-  path: string,
-  options: AuditOptions,
-): Promise<AuditedJournal> {
+/** An audited journal and how many bytes of it were read (for a throughput). */
+export interface AuditRun extends AuditedJournal {
+  readonly bytesRead: number;
+}
+
+export async function auditJournalFile(path: string, options: AuditOptions): Promise<AuditRun> {
   const engine = await engineNamed(options.engine);
   if (engine.name === "reference" || isLispExprJournal(path)) {
     const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
-    return { file, report: engine.audit(dag, events, { lines, tornTail }) };
+    const report = engine.audit(dag, events, { lines, tornTail });
+    return { file, report, bytesRead: statSync(path, { throwIfNoEntry: false })?.size ?? 0 };
   }
   return auditJsonlStream(path, readFileChunks(path), options);
 }
@@ -64,18 +67,19 @@ export async function auditJsonlStream(
   file: string,
   chunks: AsyncIterable<Uint8Array>,
   options: AuditOptions,
-): Promise<AuditedJournal> {
+): Promise<AuditRun> {
   const engine = await engineNamed(options.engine);
   const { dagPath, onProgress } = options;
   const dag = dagPath === undefined ? null : dagFile(dagPath);
   const eventsSoFar =
     engine.name === "wasm" ? () => (engine as WasmEngine).eventsSoFar() : () => null;
-  const counted =
-    onProgress === undefined
-      ? chunks
-      : countingBytes(chunks, (bytes) => onProgress(bytes, eventsSoFar()));
+  let bytesRead = 0;
+  const counted = countingBytes(chunks, (bytes) => {
+    bytesRead = bytes;
+    onProgress?.(bytes, eventsSoFar());
+  });
   const report = await engine.auditBytes(dag, counted, { file, dagName: dagPath });
-  return { file, report };
+  return { file, report, bytesRead };
 }
 
 /**

@@ -5,7 +5,7 @@
  * recursively and listed in a stable order: each directory's entries sorted by name (UTF-16 code
  * units, the same on every machine and locale), depth first.
  */
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "./command.js";
 
@@ -16,8 +16,9 @@ export const STDIN_NAME = "<stdin>";
 export type JournalInput =
   | {
       readonly kind: "file";
-      readonly path: string /** 0 when it cannot be read */;
-      readonly bytes: number;
+      readonly path: string;
+      /** Its size where known in advance; null for a pipe (`<(zcat j.jsonl.gz)`) or a device. */
+      readonly bytes: number | null;
     }
   | { readonly kind: "stdin"; readonly path: typeof STDIN_NAME }
   /** A directory that could not be listed, or holds no journal: reported in its turn. */
@@ -31,8 +32,7 @@ export function journalInputs(args: readonly string[]): JournalInput[] {
   return args.flatMap((arg): JournalInput[] => {
     if (arg === STDIN_ARGUMENT) return [{ kind: "stdin", path: STDIN_NAME }];
     const stats = statSync(arg, { throwIfNoEntry: false });
-    if (stats?.isDirectory() !== true)
-      return [{ kind: "file", path: arg, bytes: stats?.size ?? 0 }];
+    if (stats?.isDirectory() !== true) return [{ kind: "file", path: arg, bytes: sizeOf(stats) }];
     const found = journalsUnder(arg);
     if (found.length > 0) return found;
     const message = `${arg}: expected *.jsonl or *.lisp-expr journals in the directory, found none`;
@@ -56,6 +56,12 @@ function journalsUnder(directory: string): JournalInput[] {
     if (!JOURNAL_EXTENSIONS.some((extension) => entry.name.endsWith(extension))) return [];
     const stats = statSync(path, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) return [];
-    return [{ kind: "file", path, bytes: stats?.size ?? 0 }];
+    return [{ kind: "file", path, bytes: sizeOf(stats) }];
   });
+}
+
+/** A missing file will be read as nothing; a pipe or a device, as much as it gives. */
+function sizeOf(stats: Stats | undefined): number | null {
+  if (stats === undefined) return 0;
+  return stats.isFile() ? stats.size : null;
 }

@@ -5,10 +5,10 @@
  */
 import { JournalError } from "../journal/errors.js";
 import type { Report } from "../model/report.js";
-import { type AuditOptions, auditJournalFile, auditJsonlStream } from "./engine.js";
+import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
 
 export type JournalOutcome =
-  | { readonly file: string; readonly report: Report }
+  | { readonly file: string; readonly report: Report; readonly bytesRead: number }
   | { readonly file: string; readonly unreadable: string };
 
 export async function auditFileOutcome(
@@ -26,10 +26,7 @@ export async function auditStreamOutcome(
   return outcomeOf(file, () => auditJsonlStream(file, chunks, options));
 }
 
-async function outcomeOf(
-  file: string,
-  audit: () => Promise<{ file: string; report: Report }>,
-): Promise<JournalOutcome> {
+async function outcomeOf(file: string, audit: () => Promise<AuditRun>): Promise<JournalOutcome> {
   try {
     return await audit();
   } catch (error) {

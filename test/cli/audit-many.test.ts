@@ -261,6 +261,25 @@ describe("the closing summary", () => {
     expect(strict.stdout).toMatch(/\n2 journals, 14 events, 1 not strictly conformant, /);
   });
 
+  it("counts the bytes read from a pipe given as a file, whose size is not known in advance", async () => {
+    const bin = "dist/src/cli/main.js";
+    const run = await new Promise<string>((resolve, reject) => {
+      const shell = spawn(
+        "bash",
+        ["-c", `node ${bin} audit <(cat examples/diamond.jsonl) examples/diamond.jsonl`],
+        { cwd: REPO_ROOT },
+      );
+      let stdout = "";
+      shell.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+        stdout += chunk;
+      });
+      shell.on("error", reject);
+      shell.on("close", () => resolve(stdout));
+    });
+    const bytes = (2 * Buffer.byteLength(DIAMOND)) / 1000;
+    expect(run).toContain(`\n2 journals, 42 events, 0 not conformant, ${bytes.toFixed(2)} kB in `);
+  });
+
   it("is left out for a single journal", async () => {
     const run = await statefoldInProcess(["audit", "examples/diamond.jsonl"]);
     expect(run.stdout).not.toMatch(TOTALS_LINE);
