@@ -9,7 +9,7 @@ import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
 import { AuditTally } from "./audit-tally.js";
 import type { CliOutput } from "./command.js";
-import type { AuditedJournal, EngineName } from "./engine.js";
+import { type AuditedJournal, type EngineName, readDagFileOnce } from "./engine.js";
 import {
   type FileAuditor,
   type FileAuditorOptions,
@@ -44,6 +44,8 @@ export async function auditJournals(
   options: AuditJournalsOptions,
   output: CliOutput,
 ): Promise<AuditedJournals> {
+  // A DAG file that cannot be read is one error, not the same error once per journal.
+  if (options.dagPath !== undefined) readDagFileOnce(options.dagPath);
   const auditorOptions: FileAuditorOptions = { engine: options.engine, dagPath: options.dagPath };
   const inProcess = new InProcessAuditor(auditorOptions);
   const workers = workerCount(inputs, options);

@@ -70,7 +70,7 @@ export async function auditJsonlStream(
 ): Promise<AuditRun> {
   const engine = await engineNamed(options.engine);
   const { dagPath, onProgress } = options;
-  const dag = dagPath === undefined ? null : dagFile(dagPath);
+  const dag = dagPath === undefined ? null : readDagFileOnce(dagPath);
   const eventsSoFar =
     engine.name === "wasm" ? () => (engine as WasmEngine).eventsSoFar() : () => null;
   let bytesRead = 0;
@@ -89,7 +89,7 @@ export async function auditJsonlStream(
  */
 const dagFiles = new Map<string, { readonly version: string; readonly dag: Dag }>();
 
-function dagFile(path: string): Dag {
+export function readDagFileOnce(path: string): Dag {
   const stats = statSync(path, { throwIfNoEntry: false });
   const version = stats === undefined ? "" : `${stats.size}:${stats.mtimeMs}`;
   const known = dagFiles.get(path);

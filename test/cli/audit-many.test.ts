@@ -98,6 +98,25 @@ describe("statefold audit of directories", () => {
   });
 });
 
+describe("statefold audit --dag", () => {
+  it("reports a DAG file it cannot read once, not once per journal", async () => {
+    const dir = tempFiles({ "dag.json": '{"nodes": [' });
+    const run = await statefoldInProcess([
+      "audit",
+      "--jobs",
+      "2",
+      "--dag",
+      join(dir, "dag.json"),
+      ...VIOLATIONS,
+    ]);
+    expectCleanFailure(run);
+    expect(run.stderr).toBe(
+      `statefold: ${join(dir, "dag.json")}:1:12: expected a value, found the end of the text\n`,
+    );
+    expect(run.stdout).toBe("");
+  });
+});
+
 describe("statefold audit -", () => {
   it("audits a journal on the standard input", async () => {
     const run = await statefold(["audit", "-"], {}, DIAMOND);
