@@ -18,9 +18,9 @@ import type { Report } from "../model/report.js";
 import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
 import type { JournalView } from "./journal-view.js";
 import { quoteLines } from "./quote-lines.js";
+import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
 
-const MEGABYTE = 2 ** 20;
-export const CONTEXT_JOURNAL_BYTES_MAX = 128 * MEGABYTE;
+export { CONTEXT_JOURNAL_BYTES_MAX, verdictsOnlyView } from "./verdicts-only-view.js";
 
 export async function gatherJournalView(
   audited: { readonly file: string; readonly report: Report },
@@ -31,11 +31,8 @@ export async function gatherJournalView(
   const verdictsOnly = (why: string) => verdictsOnlyView(audited, why);
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined) return verdictsOnly("The journal can no longer be read");
-  if (bytes > CONTEXT_JOURNAL_BYTES_MAX) {
-    return verdictsOnly(
-      `The journal is ${Math.ceil(bytes / MEGABYTE)} MB, over the ${CONTEXT_JOURNAL_BYTES_MAX / MEGABYTE} MB up to which statefold reads a journal whole to show its findings in context`,
-    );
-  }
+  const tooLarge = tooLargeForContext(bytes);
+  if (tooLarge !== null) return verdictsOnly(tooLarge);
   try {
     const journal = readJournalFile(file, options);
     const quoted = await quoteLines(readFileChunks(file), linesToQuote(report, journal.lines));
@@ -44,17 +41,4 @@ export async function gatherJournalView(
     if (!(error instanceof JournalError)) throw error;
     return verdictsOnly(`Reading the journal again failed (${error.message})`);
   }
-}
-
-/** The view of a journal whose context cannot be gathered, saying why (a clause, no full stop). */
-export function verdictsOnlyView(
-  audited: { readonly file: string; readonly report: Report },
-  why: string,
-): JournalView {
-  const { file, report } = audited;
-  return {
-    file,
-    report,
-    context: { gathered: false, why: `${why}; only the verdicts are shown.` },
-  };
 }

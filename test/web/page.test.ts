@@ -1,0 +1,156 @@
+/**
+ * The in-browser auditor (web/, issue 6) end to end: the page built by Vite, served on loopback,
+ * driven in Debian Chromium. A journal picked in the page is audited in its worker on the WASM
+ * engine, and the verdicts it shows are those of `statefold audit --format json` on the same file;
+ * the findings come in context with the DAG by layers, as in `statefold audit --html`. Wrong files
+ * get a clear message, and the page fetches nothing but its own files.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INVARIANT_NAMES, type Report } from "../../src/model/report.js";
+import {
+  auditInPage,
+  buildAndServe,
+  cliReport,
+  REPO_ROOT,
+  reportFrame,
+  screenshotPath,
+  shownReport,
+  type WebPage,
+} from "./web-page.js";
+
+let web: WebPage;
+const scratch = mkdtempSync(join(tmpdir(), "statefold-web-files-"));
+
+beforeAll(async () => {
+  web = await buildAndServe();
+}, 60_000);
+
+afterAll(async () => {
+  await web?.close();
+});
+
+const example = (path: string) => join(REPO_ROOT, "examples", path);
+
+/** The verdict line the report's view shows for one journal. */
+function expectedPill(report: Report): string {
+  if (report.strictlyConformant) return "strictly conformant";
+  return report.conformant ? "conformant, not strictly" : "not conformant";
+}
+
+/** The checks the view marks broken (✗), by the names its chips carry. */
+function brokenChecks(report: Report): string[] {
+  const broken = report.integrity === null ? [] : ["integrity"];
+  for (const name of INVARIANT_NAMES) if (!report.invariants[name].holds) broken.push(name);
+  return broken;
+}
+
+async function expectShownAsCli(page: Page, journal: string, dag?: string): Promise<Report> {
+  const expected = cliReport(journal, dag);
+  expect(await shownReport(page)).toEqual(expected);
+  const frame = await reportFrame(page);
+  expect((await frame.textContent(".journal h2 .pill"))?.trim()).toBe(expectedPill(expected));
+  const chips = await frame.$$eval(".journal .verdicts .chip.bad", (found) =>
+    found.map((chip) => (chip.firstChild?.textContent ?? "").replace("✗", "").trim()),
+  );
+  expect(chips).toEqual(brokenChecks(expected));
+  expect(await frame.textContent(".journal .facts")).toContain(`${expected.events} event`);
+  return expected;
+}
+
+describe("the in-browser auditor", () => {
+  it("audits a conformant journal with a header as the command line does, and shows its DAG", async () => {
+    const page = await web.open();
+    const journal = example("diamond.jsonl");
+    expect(await auditInPage(page, journal)).toBe("done");
+    await expectShownAsCli(page, journal);
+    const frame = await reportFrame(page);
+    expect(await frame.textContent("h3")).toContain("The DAG by layers, coloured by final status");
+    expect(await frame.$$eval("svg g.node, svg .node", (nodes) => nodes.length)).toBeGreaterThan(0);
+    await page.screenshot({ path: screenshotPath("web-diamond.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("shows each violating event in context, with the node's state before and after", async () => {
+    const page = await web.open();
+    const journal = example("violations/unproven-dispatch.jsonl");
+    expect(await auditInPage(page, journal)).toBe("done");
+    const report = await expectShownAsCli(page, journal);
+    expect(report.conformant).toBe(false);
+    const frame = await reportFrame(page);
+    expect(await frame.textContent("main")).toContain("What went wrong");
+    const quoted = await frame.$$eval(".finding", (cards) => cards.map((card) => card.textContent));
+    expect(quoted.length).toBeGreaterThan(0);
+    const lines = readFileSync(journal, "utf8").split("\n");
+    const scheduleCorrect = report.invariants.scheduleCorrect;
+    if (scheduleCorrect.holds || !("line" in scheduleCorrect)) throw new Error("expected a break");
+    // The offending line itself is quoted in its card, with node D's state around it.
+    const offending = lines[(scheduleCorrect.line ?? 0) - 1] ?? "";
+    expect(offending).toContain('"kind":"dispatched"');
+    expect(quoted.join("\n")).toContain(offending);
+    expect(quoted.join("\n")).toMatch(/before.*after.*queued.*dispatched/s);
+    await page.screenshot({ path: screenshotPath("web-unproven-dispatch.png"), fullPage: true });
+    await page.close();
+  });
+
+  it("audits a journal without a header against the DAG file picked beside it", async () => {
+    const headerless = join(scratch, "diamond-headerless.jsonl");
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    writeFileSync(headerless, lines.slice(1).join("\n"));
+    const page = await web.open();
+    expect(await auditInPage(page, headerless, example("diamond.dag.json"))).toBe("done");
+    await expectShownAsCli(page, headerless, example("diamond.dag.json"));
+    await page.close();
+  });
+
+  it("audits a .lisp-expr journal with its DAG file", async () => {
+    const page = await web.open();
+    const journal = example("runtime/campaign.lisp-expr");
+    const dag = example("runtime/dag.json");
+    expect(await auditInPage(page, journal, dag)).toBe("done");
+    await expectShownAsCli(page, journal, dag);
+    await page.close();
+  });
+
+  it("says clearly why a file that is not a journal, a journal without its DAG, or a bad DAG cannot be audited", async () => {
+    const notJsonl = join(scratch, "picture.png");
+    writeFileSync(
+      notJsonl,
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
+    );
+    const badDag = join(scratch, "bad.dag.json");
+    writeFileSync(badDag, '{"nodes":5}\n');
+    const cases: [journal: string, dag: string | undefined, message: RegExp][] = [
+      [notJsonl, undefined, /picture\.png: no DAG.*A JSONL journal is one JSON object per line/s],
+      [
+        example("runtime/campaign.lisp-expr"),
+        undefined,
+        /no DAG: a \.lisp-expr journal carries none: pick its DAG file too/,
+      ],
+      [
+        example("diamond.jsonl"),
+        badDag,
+        /bad\.dag\.json:1:10: nodes: expected "nodes" to be an array/,
+      ],
+    ];
+    for (const [journal, dag, message] of cases) {
+      const page = await web.open();
+      expect(await auditInPage(page, journal, dag)).toBe("error");
+      const shown = (await page.textContent("#status")) ?? "";
+      expect(shown).toMatch(/^Cannot audit this: /);
+      expect(shown).toMatch(message);
+      expect(await page.isVisible("#report")).toBe(false);
+      await page.close();
+    }
+  });
+
+  it("fetches nothing but the page's own files, and logs no error", () => {
+    expect(web.requests.length).toBeGreaterThan(0);
+    for (const url of web.requests) expect(url.startsWith(`${web.url}/`)).toBe(true);
+    expect(web.requests.some((url) => url.endsWith(".wasm"))).toBe(true);
+    expect(web.errors).toEqual([]);
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * The page's audit, off the main thread. The journal streams from the `File` through the WASM
+ * engine chunk by chunk (`File.stream()`), so memory stays bounded whatever its size; progress is
+ * posted as it goes. The findings' context is then gathered by reading the `File` again, as
+ * `statefold audit --html` reads a journal file again, under the same size bound.
+ */
+import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
+import { chooseDag } from "../src/journal/choose-dag.js";
+import { parseDagFile } from "../src/journal/dag-file.js";
+import { JournalError } from "../src/journal/errors.js";
+import type { Journal } from "../src/journal/journal.js";
+import { readJsonlJournal } from "../src/journal/jsonl.js";
+import { readLispExprJournal } from "../src/journal/lisp-expr.js";
+import type { Dag } from "../src/model/dag.js";
+import type { Report } from "../src/model/report.js";
+import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
+import type { JournalView } from "../src/report/journal-view.js";
+import { quoteLines } from "../src/report/quote-lines.js";
+import { renderHtmlReport } from "../src/report/render-html-report.js";
+import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
+import type { AuditMessage, AuditRequest } from "./protocol.js";
+
+/** At most this many progress messages a second. */
+const PROGRESS_INTERVAL_MS = 50;
+
+const scope = globalThis as unknown as {
+  postMessage(message: AuditMessage): void;
+  onmessage: ((event: MessageEvent<AuditRequest>) => void) | null;
+};
+
+let engine: Promise<WasmEngine> | undefined;
+
+function wasmEngine(): Promise<WasmEngine> {
+  // Literal `new URL(…, import.meta.url)`s, so Vite emits each kernel as an asset.
+  engine ??= supportsSimd()
+    ? loadEngine({
+        flavour: "simd",
+        wasm: new URL("../build/statefold.simd.wasm", import.meta.url),
+      })
+    : loadEngine({ flavour: "scalar", wasm: new URL("../build/statefold.wasm", import.meta.url) });
+  return engine;
+}
+
+scope.onmessage = (event) => {
+  audit(event.data).then(scope.postMessage, (error: unknown) => {
+    if (error instanceof JournalError) {
+      scope.postMessage({ type: "unreadable", message: explain(error, event.data) });
+    } else {
+      scope.postMessage({ type: "failed", message: String((error as Error)?.stack ?? error) });
+    }
+  });
+};
+
+async function audit({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {
+  const started = performance.now();
+  const wasm = await wasmEngine();
+  const given =
+    dagFile === null
+      ? null
+      : { dag: parseDagFile(await bytesOf(dagFile), dagFile.name), name: dagFile.name };
+  const lispExpr = isLispExpr(journal);
+  let report: Report;
+  if (lispExpr) {
+    // The .lisp-expr reader takes the journal whole, as the command line's does.
+    const read = readLispExprJournal(await bytesOf(journal), journal.name);
+    scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
+    const dag = chooseDag(journal.name, read.dag, given, true);
+    report = wasm.audit(dag, read.events, { lines: read.lines, tornTail: read.tornTail });
+  } else {
+    report = await streamJsonl(wasm, journal, given?.dag ?? null, given?.name);
+  }
+  const auditMs = performance.now() - started;
+  scope.postMessage({ type: "context" });
+  const view = await gatherView(wasm, journal, report, given, lispExpr);
+  const html = renderHtmlReport([view], {
+    strict: false,
+    generator: "statefold in the browser",
+  });
+  return { type: "done", report, html, auditMs };
+}
+
+async function streamJsonl(
+  wasm: WasmEngine,
+  journal: File,
+  dag: Dag | null,
+  dagName: string | undefined,
+): Promise<Report> {
+  const auditor = wasm.openAuditor(dag, { file: journal.name, dagName });
+  const total = journal.size;
+  let bytes = 0;
+  let posted = 0;
+  for await (const chunk of chunksOf(journal)) {
+    auditor.write(chunk);
+    bytes += chunk.length;
+    const now = performance.now();
+    if (now - posted >= PROGRESS_INTERVAL_MS) {
+      posted = now;
+      scope.postMessage({ type: "progress", bytes, total, events: wasm.eventsSoFar() });
+    }
+  }
+  const report = auditor.finish();
+  scope.postMessage({ type: "progress", bytes, total, events: report.events });
+  return report;
+}
+
+/** The report's view of the journal: read again for context, unless it is too large. */
+async function gatherView(
+  wasm: WasmEngine,
+  journal: File,
+  report: Report,
+  given: { dag: Dag; name: string } | null,
+  lispExpr: boolean,
+): Promise<JournalView> {
+  const audited = { file: journal.name, report };
+  const tooLarge = tooLargeForContext(journal.size);
+  if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
+  try {
+    const bytes = await bytesOf(journal);
+    const read: Journal = lispExpr
+      ? readLispExprJournal(bytes, journal.name)
+      : readJsonlJournal(bytes, journal.name);
+    const dag = chooseDag(journal.name, read.dag, given, lispExpr);
+    const quoted = await quoteLines(chunksOf(journal), linesToQuote(report, read.lines));
+    const { events, lines } = read;
+    return buildJournalView({ file: journal.name, report, dag, events, lines }, quoted, wasm);
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
+  }
+}
+
+async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {
+  const reader = file.stream().getReader();
+  try {
+    while (true) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      yield value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+async function bytesOf(file: File): Promise<Uint8Array> {
+  return new Uint8Array(await file.arrayBuffer());
+}
+
+function isLispExpr(file: File): boolean {
+  return file.name.endsWith(".lisp-expr");
+}
+
+/** The reader's message, in the page's terms (a DAG file is picked here, not passed as --dag). */
+function explain(error: JournalError, request: AuditRequest): string {
+  const message = error.message.replace("pass --dag FILE", "pick its DAG file too");
+  if (message.includes("no DAG") && !isLispExpr(request.journal)) {
+    return `${message}. A JSONL journal is one JSON object per line; without a DAG file its first line must be the header.`;
+  }
+  return message;
+}

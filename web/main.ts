@@ -1,0 +1,150 @@
+/**
+ * The in-browser auditor's page: pick or drop a journal (and its DAG file), audit it in a Web
+ * Worker (audit-worker.ts) with a progress bar, then show the HTML report's view of it
+ * (src/report) and the report as JSON. Nothing leaves the machine: the page's policy allows no
+ * fetch beyond its own files.
+ */
+import type { AuditMessage, AuditRequest } from "./protocol.js";
+
+const journalInput = element<HTMLInputElement>("journal");
+const dagInput = element<HTMLInputElement>("dag");
+const drop = element<HTMLElement>("drop");
+const status = element<HTMLElement>("status");
+const progress = element<HTMLProgressElement>("progress");
+const frame = element<HTMLIFrameElement>("report");
+const json = element<HTMLDetailsElement>("json");
+const jsonText = element<HTMLElement>("report-json");
+
+let journal: File | null = null;
+let dag: File | null = null;
+let worker: Worker | null = null;
+
+journalInput.addEventListener("change", () => {
+  journal = journalInput.files?.[0] ?? null;
+  start();
+});
+dagInput.addEventListener("change", () => {
+  dag = dagInput.files?.[0] ?? null;
+  start();
+});
+drop.addEventListener("dragover", (event) => {
+  event.preventDefault();
+  drop.classList.add("over");
+});
+drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+drop.addEventListener("drop", (event) => {
+  event.preventDefault();
+  drop.classList.remove("over");
+  const files = Array.from(event.dataTransfer?.files ?? []);
+  if (files.length === 0) return;
+  if (files.length > 2) {
+    showError("Drop one journal, or one journal and its DAG file.");
+    return;
+  }
+  const picked = classify(files);
+  journal = picked.journal;
+  dag = picked.dag;
+  start();
+});
+
+/** Of one or two files dropped, which is the journal and which the DAG file. */
+function classify(files: readonly File[]): { journal: File; dag: File | null } {
+  const [first, second] = files as [File, File | undefined];
+  if (second === undefined) return { journal: first, dag: null };
+  const looksLikeDag = (file: File) =>
+    /dag/i.test(file.name) && !/\.(jsonl|ndjson|lisp-expr)$/i.test(file.name);
+  return looksLikeDag(first) && !looksLikeDag(second)
+    ? { journal: second, dag: first }
+    : { journal: first, dag: second };
+}
+
+function start(): void {
+  if (journal === null) return;
+  worker?.terminate();
+  worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
+  const current = worker;
+  const name = journal.name;
+  setState("auditing");
+  frame.hidden = true;
+  json.hidden = true;
+  status.className = "";
+  status.textContent = `Auditing ${name}${dag === null ? "" : ` against ${dag.name}`}…`;
+  progress.hidden = false;
+  progress.max = Math.max(journal.size, 1);
+  progress.value = 0;
+  current.onmessage = (event: MessageEvent<AuditMessage>) => {
+    if (current === worker) show(name, event.data);
+  };
+  current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
+  const request: AuditRequest = { journal, dag };
+  current.postMessage(request);
+}
+
+function show(name: string, message: AuditMessage): void {
+  switch (message.type) {
+    case "progress":
+      progress.max = Math.max(message.total, 1);
+      progress.value = message.bytes;
+      status.textContent = `Auditing ${name}: ${megabytes(message.bytes)} of ${megabytes(message.total)} read${message.events === null ? "" : `, ${message.events.toLocaleString("en")} events`}…`;
+      return;
+    case "context":
+      status.textContent = `Audited ${name}; gathering the findings in context…`;
+      return;
+    case "done": {
+      progress.hidden = true;
+      const { report } = message;
+      const verdict = report.strictlyConformant
+        ? "strictly conformant"
+        : report.conformant
+          ? "conformant, not strictly"
+          : "not conformant";
+      status.textContent = `${name}: ${verdict} (${report.events.toLocaleString("en")} events, audited in ${(message.auditMs / 1000).toFixed(1)} s).`;
+      jsonText.textContent = JSON.stringify(report, null, 2);
+      json.hidden = false;
+      frame.onload = () => {
+        const height = frame.contentDocument?.documentElement.scrollHeight;
+        if (height !== undefined) frame.style.height = `${height + 16}px`;
+        setState("done");
+      };
+      frame.hidden = false;
+      frame.srcdoc = message.html;
+      return;
+    }
+    case "unreadable":
+      showError(`Cannot audit this: ${message.message}`);
+      return;
+    case "failed":
+      showError(`The audit failed (a bug in statefold): ${message.message}`);
+      return;
+    default: {
+      const unreachable: never = message;
+      throw new Error(`unknown message ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function showError(text: string): void {
+  worker?.terminate();
+  worker = null;
+  progress.hidden = true;
+  frame.hidden = true;
+  json.hidden = true;
+  status.className = "error";
+  status.textContent = text;
+  setState("error");
+}
+
+/** For tests and scripts: idle, auditing, done or error. */
+function setState(state: string): void {
+  document.body.dataset.state = state;
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MB`;
+}
+
+function element<T extends HTMLElement>(id: string): T {
+  const found = document.getElementById(id);
+  if (found === null) throw new Error(`the page has no #${id}`);
+  return found as T;
+}

@@ -1,0 +1,30 @@
+/** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
+import type { Report } from "../src/model/report.js";
+
+/** What the page asks: audit this journal, against this DAG file if one is given. */
+export interface AuditRequest {
+  readonly journal: File;
+  readonly dag: File | null;
+}
+
+export type AuditMessage =
+  /** Bytes of the journal read so far of `total`, and the events audited (null if unknown). */
+  | {
+      readonly type: "progress";
+      readonly bytes: number;
+      readonly total: number;
+      readonly events: number | null;
+    }
+  /** Gathering the findings' context after the verdicts. */
+  | { readonly type: "context" }
+  /** The verdicts and the HTML report's page for them (src/report), and the time taken. */
+  | {
+      readonly type: "done";
+      readonly report: Report;
+      readonly html: string;
+      readonly auditMs: number;
+    }
+  /** The files could not be audited: why, in one line. */
+  | { readonly type: "unreadable"; readonly message: string }
+  /** A bug in statefold (or the browser): its message. */
+  | { readonly type: "failed"; readonly message: string };
