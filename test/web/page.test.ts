@@ -115,6 +115,31 @@ describe("the in-browser auditor", () => {
     await page.close();
   });
 
+  it("takes a journal and its DAG file dropped together, the DAG file first", async () => {
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    const headerless = lines.slice(1).join("\n");
+    const dag = readFileSync(example("diamond.dag.json"), "utf8");
+    const page = await web.open();
+    const dataTransfer = await page.evaluateHandle(
+      ([journalText, dagText]) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([dagText], "diamond.dag.json", { type: "application/json" }));
+        transfer.items.add(new File([journalText], "diamond-headerless.jsonl"));
+        return transfer;
+      },
+      [headerless, dag] as const,
+    );
+    await page.dispatchEvent("#drop", "drop", { dataTransfer });
+    await page.waitForFunction(() => document.body.dataset.state === "done");
+    const written = join(scratch, "dropped-headerless.jsonl");
+    writeFileSync(written, headerless);
+    await expectShownAsCli(page, written, example("diamond.dag.json"));
+    expect(await page.textContent("#status")).toContain(
+      "diamond-headerless.jsonl: strictly conformant",
+    );
+    await page.close();
+  });
+
   it("says clearly why a file that is not a journal, a journal without its DAG, or a bad DAG cannot be audited", async () => {
     const notJsonl = join(scratch, "picture.png");
     writeFileSync(
