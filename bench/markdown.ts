@@ -48,6 +48,7 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
     "",
     `![Throughput against journal size](${run.chartFile})`,
     "",
+    ...summary(run),
     ...run.scales.flatMap((scale) => scaleTable(scale, run)),
   ].join("\n");
 }
@@ -76,6 +77,31 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
   ];
 }
 
+/** The ratios bench:check holds, and the other headline ratios, per scale. */
+function summary(run: BenchmarkRun): string[] {
+  const lines = run.scales.flatMap((scale) => {
+    const rows = run.rows.filter((row) => row.scale === scale.name);
+    const over = (engine: EngineName) => {
+      const row = rows.find((candidate) => candidate.engine === engine);
+      return row === undefined ? "—" : ratio(1 / ratioToWasm(row, rows));
+    };
+    if (rows.length === 0) return [];
+    return [
+      `| \`${scale.name}\` | ${over("parse-only")} | ${over("js-auditor")} | ${over("xstate")} | ${over("reference")} |`,
+    ];
+  });
+  return [
+    "## Summary",
+    "",
+    "How many times the WASM engine's throughput on JSONL is each engine's (bench:check requires at least 6× the parse-only floor and more than 1× the plain-JS auditor). XState folds only; the reference and, where marked, XState ran on a prefix.",
+    "",
+    "| scale | parse-only floor | plain-JS auditor | XState 5 | reference model |",
+    "|---|--:|--:|--:|--:|",
+    ...lines,
+    "",
+  ];
+}
+
 function engineNames(rows: readonly Row[]): EngineName[] {
   return [...new Set(rows.map((row) => row.engine))];
 }
@@ -85,7 +111,7 @@ export function count(value: number): string {
 }
 
 function percent(share: number): string {
-  return share >= 0.01 ? `${(share * 100).toFixed(0)} %` : `${(share * 100).toFixed(2)} %`;
+  return share >= 0.01 ? `${(share * 100).toFixed(0)} %` : `${(share * 100).toPrecision(1)} %`;
 }
 
 function seconds(ms: number): string {

@@ -62,12 +62,12 @@ export const SCALES: readonly Scale[] = [
 /**
  * bench:check's journal: the same mix, sized so that the WASM engine's run lasts long enough
  * (~0.1 s here) to average over a shared machine's hiccups, and the parse-only loop's short
- * enough for 20 rounds in well under two minutes.
+ * enough for 30 rounds (the median of 30 per-round ratios moves little) in under a minute here.
  */
 export const CHECK_SCALE: Scale = {
   name: "check-3e5-events-1e3-nodes",
   campaign: { ...MIX, nodes: 1000, events: 300_000, passRate: (2.5 * 1000) / 300_000 },
-  rounds: 20,
+  rounds: 30,
   warmupRounds: 2,
   finishSecondsMax: 60,
   prefixRunSeconds: 10,
