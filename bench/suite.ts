@@ -74,7 +74,7 @@ async function main(): Promise<void> {
       out,
       benchmarksMarkdown({
         command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
-        date: new Date().toISOString().slice(0, 16).replace("T", " ") + " UTC",
+        date: `${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`,
         machine,
         loadAtEnd: os.loadavg()[0] as number,
         idleNodeRssBytes: idleNodeRss(),
