@@ -38,6 +38,7 @@ export function lineChartSvg(series: readonly Series[], text: ChartText): string
   const py = (y: number) => scale(Math.log10(y), yRange, PLOT.bottom, PLOT.top);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" viewBox="0 0 ${WIDTH} ${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<title>${escapeXml(text.title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="white"/>`,
     `<text x="${PLOT.left}" y="28" font-size="15" font-weight="bold">${escapeXml(text.title)}</text>`,
   ];
