@@ -138,32 +138,36 @@ function hex4(at: usize): i32 {
 /**
  * Scans the string whose opening quote is at `at`; returns one past its closing quote, or 0 when
  * it is not a valid JSON string before `end` (unterminated, a raw control character, a bad escape).
+ * Inlined: a string of at most 16 plain bytes (most keys and ids) ends at its first vector's
+ * first stop, one load and one compare chain instead of a call.
  */
+// @ts-expect-error: decorator
+@inline
 export function scanString(at: usize, end: usize): usize {
   scannedEscape = false;
-  at += 1;
+  let from = at + 1;
+  if (ASC_FEATURE_SIMD) {
+    // Bit 16 stands for the byte after the block: when the block holds no stop, that byte is
+    // the candidate, and the 16 before it are known to be plain.
+    from += <usize>ctz<i32>(stringStopMask(v128.load(from)) | 0x10000);
+    if (from < end && load<u8>(from) == CharCode.QUOTE) return from + 1;
+  }
+  return scanStringFrom(from, end);
+}
+
+/** The rest of `scanString`: the string's bytes before `at` are plain. */
+function scanStringFrom(at: usize, end: usize): usize {
   while (true) {
     if (ASC_FEATURE_SIMD) {
-      // 16 bytes at a time until one is a quote, a backslash or a control character. Bytes past
-      // `end` may match; the position is confirmed against `end` below. The compare is signed
-      // (x64 has no unsigned byte compare), so bytes ≥ 0x80 stop the vector loop too; the scalar
-      // step below passes them over, which costs only lines with non-ASCII strings.
-      const quotes = i8x16.splat(<i8>CharCode.QUOTE);
-      const backslashes = i8x16.splat(<i8>CharCode.BACKSLASH);
-      const controls = i8x16.splat(<i8>CharCode.SPACE);
-      while (true) {
-        const block = v128.load(at);
-        const hits = v128.or(
-          v128.or(i8x16.eq(block, quotes), i8x16.eq(block, backslashes)),
-          i8x16.lt_s(block, controls),
-        );
-        const mask = i8x16.bitmask(hits);
+      // 16 bytes at a time until one stops the scan. Bytes past `end` may match; the position is
+      // confirmed against `end` below.
+      while (at < end) {
+        const mask = stringStopMask(v128.load(at));
         if (mask != 0) {
           at += <usize>ctz<i32>(mask);
           break;
         }
         at += 16;
-        if (at >= end) break;
       }
     }
     if (at >= end) return 0;
@@ -190,6 +194,21 @@ export function scanString(at: usize, end: usize): usize {
     }
   }
   return 0;
+}
+
+/**
+ * The bytes of a 16-byte block that stop a string scan: quotes, backslashes, control characters.
+ * The compare is signed (x64 has no unsigned byte compare), so bytes ≥ 0x80 stop it too; the
+ * scalar step of `scanString` passes them over, which costs only strings with non-ASCII bytes.
+ */
+// @ts-expect-error: decorator
+@inline
+function stringStopMask(block: v128): i32 {
+  const hits = v128.or(
+    v128.or(i8x16.eq(block, i8x16.splat(<i8>CharCode.QUOTE)), i8x16.eq(block, i8x16.splat(<i8>CharCode.BACKSLASH))),
+    i8x16.lt_s(block, i8x16.splat(<i8>CharCode.SPACE)),
+  );
+  return i8x16.bitmask(hits);
 }
 
 /** Scans a number starting at `at`; returns one past it, or 0 when it is not a JSON number. */
@@ -281,37 +300,28 @@ export function scanLine(start: usize, end: usize): i32 {
   let at = skipWhitespace(start, end);
   const topIsObject = at < end && load<u8>(at) == CharCode.OPEN_BRACE;
   let depth: usize = 0;
+  let inObject = false; // the innermost open container is an object (kept here, not re-read from the stack)
   let pendingField = Field.OTHER; // a top-level field whose value is being scanned
   let valueStart: usize = 0;
   let valueEscaped = false;
-  // Each turn scans one value at `at`, then the punctuation after it.
+  // Each turn scans one value at `at`, the punctuation after it, and the next member's key.
   while (true) {
     if (at >= end) return LineShape.INVALID;
     const c = <u32>load<u8>(at);
+    let valueEnded = true;
     if (c == CharCode.OPEN_BRACE || c == CharCode.OPEN_BRACKET) {
-      const isObject = c == CharCode.OPEN_BRACE;
+      inObject = c == CharCode.OPEN_BRACE;
       const word = containerStack + (depth >> 3);
       const bit = <u8>(1 << <u8>(depth & 7));
-      store<u8>(word, isObject ? load<u8>(word) | bit : load<u8>(word) & ~bit);
+      store<u8>(word, inObject ? load<u8>(word) | bit : load<u8>(word) & ~bit);
       depth++;
       at = skipWhitespace(at + 1, end);
-      if (at < end && load<u8>(at) == (isObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
-        depth--;
+      if (at < end && load<u8>(at) == (inObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
         at++;
-      } else if (isObject) {
-        // A key, a colon, then the member's value on the next turn.
-        if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
-        const keyEnd = scanString(at, end);
-        if (keyEnd == 0) return LineShape.INVALID;
-        if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
-        at = skipWhitespace(keyEnd, end);
-        if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
-        at = skipWhitespace(at + 1, end);
-        // Only a top-level member's value is recorded; a nested key must not move its start.
-        if (depth == 1) valueStart = at;
-        continue;
+        depth--;
+        inObject = depth != 0 && isObjectAt(depth - 1);
       } else {
-        continue;
+        valueEnded = false; // its first member or element follows
       }
     } else {
       let after: usize;
@@ -328,8 +338,8 @@ export function scanLine(start: usize, end: usize): i32 {
       if (after == 0) return LineShape.INVALID;
       at = after;
     }
-    // A value just ended at `at`; close containers and find the next value.
-    while (true) {
+    // A value just ended at `at`: close containers up to the comma before the next value.
+    while (valueEnded) {
       if (depth == 1 && pendingField != Field.OTHER) {
         recordField(pendingField, valueStart, at, valueEscaped);
         pendingField = Field.OTHER;
@@ -341,29 +351,36 @@ export function scanLine(start: usize, end: usize): i32 {
         return topIsObject ? LineShape.OBJECT : LineShape.NOT_AN_OBJECT;
       }
       if (at >= end) return LineShape.INVALID;
-      const inObject = (load<u8>(containerStack + ((depth - 1) >> 3)) >> <u8>((depth - 1) & 7)) & 1;
       const p = <u32>load<u8>(at);
+      at++;
       if (p == (inObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
         depth--;
-        at++;
+        inObject = depth != 0 && isObjectAt(depth - 1);
         continue;
       }
       if (p != CharCode.COMMA) return LineShape.INVALID;
-      at = skipWhitespace(at + 1, end);
-      if (inObject) {
-        if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
-        const keyEnd = scanString(at, end);
-        if (keyEnd == 0) return LineShape.INVALID;
-        if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
-        at = skipWhitespace(keyEnd, end);
-        if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
-        at = skipWhitespace(at + 1, end);
-        if (depth == 1) valueStart = at;
-      }
+      at = skipWhitespace(at, end);
       break;
     }
+    if (!inObject) continue;
+    // A member: its key, a colon, then its value on the next turn.
+    if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
+    const keyEnd = scanString(at, end);
+    if (keyEnd == 0) return LineShape.INVALID;
+    if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
+    at = skipWhitespace(keyEnd, end);
+    if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
+    at = skipWhitespace(at + 1, end);
+    // Only a top-level member's value is recorded; a nested key must not move its start.
+    if (depth == 1) valueStart = at;
   }
   return LineShape.INVALID;
+}
+
+// @ts-expect-error: decorator
+@inline
+function isObjectAt(level: usize): bool {
+  return ((load<u8>(containerStack + (level >> 3)) >> <u8>(level & 7)) & 1) != 0;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { type FileHandle, open } from "node:fs/promises";
 import { JournalError } from "./errors.js";
 
 /** The operating system's reasons a person meets most, in their words. */
@@ -23,31 +23,42 @@ const CHUNK_BYTES = 1 << 20;
 
 /**
  * A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`.
- * One buffer is reused: a chunk is valid until the next one is requested, so a consumer that
- * keeps one copies it. Fresh buffers per chunk would make a multi-gigabyte audit mostly garbage
- * collection.
+ * Two buffers take turns: while the consumer works on one chunk, the next is read into the other
+ * (the read runs on libuv's thread pool, so disk and audit overlap). A chunk is valid until the
+ * next one is requested, so a consumer that keeps one copies it. Fresh buffers per chunk would
+ * make a multi-gigabyte audit mostly garbage collection.
  */
 export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
-  let file: Awaited<ReturnType<typeof open>>;
+  let file: FileHandle;
   try {
     file = await open(path, "r");
   } catch (error) {
     throw readFailure(path, error);
   }
-  const buffer = new Uint8Array(CHUNK_BYTES);
+  let filling = new Uint8Array(CHUNK_BYTES);
+  let spare = new Uint8Array(CHUNK_BYTES);
+  let reading = readChunk(file, filling, path);
   try {
     while (true) {
-      let read: number;
-      try {
-        ({ bytesRead: read } = await file.read(buffer, 0, CHUNK_BYTES, null));
-      } catch (error) {
-        throw readFailure(path, error);
-      }
+      const read = await reading;
       if (read === 0) return;
-      yield buffer.subarray(0, read);
+      const chunk = filling.subarray(0, read);
+      [filling, spare] = [spare, filling];
+      reading = readChunk(file, filling, path);
+      yield chunk;
     }
   } finally {
+    // A consumer that stops early leaves a read in flight: the file stays open until it is done.
+    await reading.catch(() => 0);
     await file.close();
+  }
+}
+
+async function readChunk(file: FileHandle, buffer: Uint8Array, path: string): Promise<number> {
+  try {
+    return (await file.read(buffer, 0, buffer.length, null)).bytesRead;
+  } catch (error) {
+    throw readFailure(path, error);
   }
 }
 
