@@ -1,0 +1,66 @@
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { JournalError } from "../../src/journal/errors.js";
+import { readFileChunks } from "../../src/journal/read-file-bytes.js";
+
+const folder = mkdtempSync(join(tmpdir(), "statefold-chunks-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** 2.5 chunks of bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */
+function fileOf(bytes: number): { path: string; content: Uint8Array } {
+  const content = new Uint8Array(bytes);
+  for (let at = 0; at < bytes; at++) content[at] = (at * 7 + (at >> 20) * 13) & 0xff;
+  const path = join(folder, `bytes-${bytes}`);
+  writeFileSync(path, content);
+  return { path, content };
+}
+
+describe("readFileChunks", () => {
+  it("yields the file's bytes in order, each chunk intact while the next one is being read", async () => {
+    const { path, content } = fileOf(2.5 * 2 ** 20);
+    const received: Uint8Array[] = [];
+    for await (const chunk of readFileChunks(path)) {
+      await sleep(5); // the read of the next chunk lands meanwhile
+      received.push(chunk.slice());
+    }
+    expect(received.length).toBe(3);
+    expect(Buffer.concat(received).equals(content)).toBe(true);
+  });
+
+  it("yields nothing for an empty file", async () => {
+    const { path } = fileOf(0);
+    const received: Uint8Array[] = [];
+    for await (const chunk of readFileChunks(path)) received.push(chunk);
+    expect(received).toEqual([]);
+  });
+
+  it("lets a consumer stop early and closes the file", async () => {
+    const { path, content } = fileOf(3 * 2 ** 20);
+    for await (const chunk of readFileChunks(path)) {
+      expect(chunk[1]).toBe(content[1]);
+      break;
+    }
+    const openBefore = readdirSync("/proc/self/fd").length;
+    for (let run = 0; run < 20; run++) {
+      for await (const _ of readFileChunks(path)) break;
+    }
+    expect(readdirSync("/proc/self/fd").length).toBe(openBefore);
+    const again: Uint8Array[] = [];
+    for await (const chunk of readFileChunks(path)) again.push(chunk.slice());
+    expect(Buffer.concat(again).equals(content)).toBe(true);
+  });
+
+  it("names the file and the reason when it cannot be read", async () => {
+    const missing = join(folder, "missing.jsonl");
+    const read = async () => {
+      for await (const _ of readFileChunks(missing)) {
+        // nothing to read
+      }
+    };
+    await expect(read()).rejects.toThrow(JournalError);
+    await expect(read()).rejects.toThrow(`${missing}: cannot read: no such file`);
+  });
+});
