@@ -33,6 +33,7 @@ import {
   fieldType,
   LineShape,
   scanLine,
+  scannedEscape,
   scanString,
   skipWhitespace,
   useContainerStack,
@@ -157,6 +158,20 @@ function findLineEnd(): isize {
   let at = scanFrom;
   if (ASC_FEATURE_SIMD) {
     const feeds = i8x16.splat(<i8>CharCode.LF);
+    // 64 bytes a turn while no line feed is among them (most of a line), then 16 at a time.
+    while (at + 64 <= filled) {
+      const b0 = v128.load(buffer + at);
+      const b1 = v128.load(buffer + at, 16);
+      const b2 = v128.load(buffer + at, 32);
+      const b3 = v128.load(buffer + at, 48);
+      const anyFeed = v128.or(
+        v128.or(i8x16.eq(b0, feeds), i8x16.eq(b1, feeds)),
+        v128.or(i8x16.eq(b2, feeds), i8x16.eq(b3, feeds)),
+      );
+      if (v128.any_true(anyFeed)) break;
+      if (i8x16.bitmask(v128.or(v128.or(b0, b1), v128.or(b2, b3))) != 0) lineHasHighBytes = true;
+      at += 64;
+    }
     while (at < filled) {
       const block = v128.load(buffer + at);
       let valid = 0xffff;
@@ -326,8 +341,13 @@ function collectSurface(): u8 {
   while (at < end) {
     if (load<u8>(at) != CharCode.QUOTE) return SurfaceShape.OTHER;
     const stringEnd = scanString(at, end);
-    const length = decodeString(at + 1, stringEnd - 1, scratch);
-    const path = internPath(scratch, length);
+    let text = at + 1;
+    let length = stringEnd - 1 - text;
+    if (scannedEscape) {
+      length = decodeString(text, text + length, scratch);
+      text = scratch;
+    }
+    const path = internPath(text, length);
     if (path < 0 || !addToPayload(<u32>path)) {
       stopAtLimit(Limit.MEMORY);
       return SurfaceShape.OTHER;
