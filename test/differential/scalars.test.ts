@@ -28,9 +28,7 @@ const numberArbitrary: fc.Arbitrary<string> = fc
     fc.oneof(digits(1, 24), fc.constant("0")),
     fc.option(fc.tuple(fc.constantFrom(".", ".."), digits(0, 20)).map(([dot, d]) => dot + d)),
     fc.option(
-      fc
-        .tuple(fc.constantFrom("e", "E", "e+", "E-", "e-"), digits(0, 12))
-        .map(([e, d]) => e + d),
+      fc.tuple(fc.constantFrom("e", "E", "e+", "E-", "e-"), digits(0, 12)).map(([e, d]) => e + d),
     ),
     fc.constantFrom("", "", "", "x", ":", "/", "9", " ", "\u00e9"),
   )
