@@ -29,8 +29,8 @@ const INITIAL_RECORD_BUFFER_BYTES: usize = 1 << 20;
 let recordBuffer: usize = 0;
 let recordBufferCapacity: usize = 0;
 
-export function beginRecords(pathCount: u32): i32 {
-  if (!beginJournal() || !usePathIdSpace(pathCount)) return Limit.MEMORY;
+export function beginRecords(): i32 {
+  if (!beginJournal()) return Limit.MEMORY;
   recordBufferCapacity = 0;
   return recordRoom(INITIAL_RECORD_BUFFER_BYTES) == 0 ? Limit.MEMORY : Limit.NONE;
 }
@@ -46,8 +46,15 @@ export function recordRoom(bytes: usize): usize {
   return recordBuffer;
 }
 
-/** Folds the records in the first `bytes` of the record buffer. Returns a Limit code. */
-export function foldRecords(bytes: usize): i32 {
+/**
+ * Folds the records in the first `bytes` of the record buffer, whose path ids are below
+ * `pathCount` (the host's distinct paths so far). Returns a Limit code.
+ */
+export function foldRecords(bytes: usize, pathCount: u32): i32 {
+  if (!usePathIdSpace(pathCount)) {
+    stopAtLimit(Limit.MEMORY);
+    return Limit.MEMORY;
+  }
   let at = recordBuffer;
   const end = recordBuffer + bytes;
   while (at < end) {

@@ -159,7 +159,11 @@ export function surfaceLength(node: i32): u32 {
   return load<u32>(blockLength + (<usize>node << 2));
 }
 
-/** Record format: the host's path ids are 0 .. count-1. False when memory is exhausted. */
+/**
+ * Record format: the host's path ids are 0 .. count-1. Called between batches, so growing (which
+ * keeps the marks of interned paths only) never drops a mark of the payload being collected.
+ * False when memory is exhausted.
+ */
 export function usePathIdSpace(count: u32): bool {
   if (count <= pathCapacity) return true;
   let capacity = pathCapacity;

@@ -16,7 +16,7 @@ import type { Dag } from "../src/model/dag.js";
 import { LogIntegrityError } from "../src/model/events.js";
 import type { Report } from "../src/model/report.js";
 import type { EventLog, ModelState } from "../src/model/state.js";
-import { type EncodedEvents, encodeEvents, foldEncoded } from "./fold-records.js";
+import { foldEvents, type Surfaces } from "./fold-records.js";
 import { type AuditorOptions, type JournalAuditor, JsonlSession } from "./jsonl-session.js";
 import {
   instantiateKernel,
@@ -134,12 +134,12 @@ class KernelEngine implements WasmEngine {
     return new DataView(kernel.memory.buffer).getFloat64(at, true);
   }
 
-  private fold(dag: Dag, events: readonly unknown[]): EncodedEvents {
-    const encoded = encodeEvents(dag, events);
+  private fold(dag: Dag, events: readonly unknown[]): { surfaces: Surfaces } {
     this.host.journalGeneration += 1;
     this.host.useDag(dag, UNNAMED_JOURNAL);
-    this.host.check(foldEncoded(this.host.kernel, encoded), UNNAMED_JOURNAL);
-    return encoded;
+    const { limit, surfaces } = foldEvents(this.host.kernel, dag, events);
+    this.host.check(limit, UNNAMED_JOURNAL);
+    return { surfaces };
   }
 }
 

@@ -11,102 +11,140 @@ import { isStringArray } from "../src/model/state.js";
 import { EVENT_KINDS, Kind, Limit, MALFORMED_PROBLEMS, Result, SurfaceShape } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 
-/** Records are copied into the kernel at most this many words at a time (one larger record alone). */
+/**
+ * Records are folded in batches of about this many words (a single larger record alone): the
+ * encoder's buffer is reused batch after batch, so encoding allocates nothing per event and holds
+ * no copy of the whole journal — ten million events stay ten million events, not a second heap.
+ */
 const BATCH_WORDS = 1 << 16;
 
+/** Events encoded beforehand (the benchmark of the kernel alone): batches of whole records. */
 export interface EncodedEvents {
-  readonly words: Uint32Array;
-  /** Where each batch of whole records ends in `words`; the last is `words.length`. */
-  readonly batchEnds: readonly number[];
+  readonly batches: readonly Uint32Array[];
   /** Distinct surface paths; the records name them 0 .. pathCount - 1. */
   readonly pathCount: number;
-  /** Each node's last surface payload, verbatim, for the replayed state; undefined when untouched. */
-  readonly surfaces: readonly unknown[];
+}
+
+/** Each node's last surface payload, verbatim, for the replayed state; undefined when untouched. */
+export type Surfaces = readonly unknown[];
+
+/**
+ * Encodes and folds the events as one journal, batch by batch. Returns a Limit code and the
+ * surfaces; after a limit the rest is not encoded.
+ */
+export function foldEvents(
+  kernel: KernelExports,
+  dag: Dag,
+  events: readonly unknown[],
+): { limit: number; surfaces: Surfaces } {
+  let limit = kernel.beginRecords();
+  const encoder = new RecordEncoder(dag, (batch, pathCount) => {
+    if (limit === Limit.NONE) limit = foldBatch(kernel, batch, pathCount);
+  });
+  for (const event of events) {
+    if (limit !== Limit.NONE) break;
+    encoder.encode(event);
+  }
+  encoder.flush();
+  kernel.finishRecords();
+  return { limit, surfaces: encoder.surfaces };
 }
 
 export function encodeEvents(dag: Dag, events: readonly unknown[]): EncodedEvents {
-  const encoder = new RecordEncoder(dag);
+  const batches: Uint32Array[] = [];
+  const encoder = new RecordEncoder(dag, (batch) => batches.push(batch.slice()));
   for (const event of events) encoder.encode(event);
-  return {
-    words: encoder.words.subarray(0, encoder.length),
-    batchEnds: [...encoder.batchEnds, encoder.length],
-    pathCount: encoder.pathIds.size,
-    surfaces: encoder.surfaces,
-  };
+  encoder.flush();
+  return { batches, pathCount: encoder.pathIds.size };
 }
 
-/** Folds encoded events as one journal; returns a Limit code. */
+/** Folds events encoded beforehand as one journal; returns a Limit code. */
 export function foldEncoded(kernel: KernelExports, encoded: EncodedEvents): number {
-  let limit = kernel.beginRecords(encoded.pathCount);
-  let start = 0;
-  for (const end of encoded.batchEnds) {
-    if (limit !== Limit.NONE || end === start) break;
-    const pointer = kernel.recordRoom((end - start) * 4);
-    if (pointer === 0) return Limit.MEMORY;
-    new Uint32Array(kernel.memory.buffer, pointer, end - start).set(
-      encoded.words.subarray(start, end),
-    );
-    limit = kernel.foldRecords((end - start) * 4);
-    start = end;
+  let limit = kernel.beginRecords();
+  for (const batch of encoded.batches) {
+    if (limit !== Limit.NONE) break;
+    limit = foldBatch(kernel, batch, encoded.pathCount);
   }
   kernel.finishRecords();
   return limit;
 }
 
+function foldBatch(kernel: KernelExports, batch: Uint32Array, pathCount: number): number {
+  const pointer = kernel.recordRoom(batch.length * 4);
+  if (pointer === 0) return Limit.MEMORY;
+  new Uint32Array(kernel.memory.buffer, pointer, batch.length).set(batch);
+  return kernel.foldRecords(batch.length * 4, pathCount);
+}
+
+/** Writes events as records into one reused buffer, handing each full batch to `emit`. */
 class RecordEncoder {
-  words = new Uint32Array(1024);
-  length = 0;
+  private words = new Uint32Array(2 * BATCH_WORDS);
+  private length = 0;
   readonly pathIds = new Map<string, number>();
   readonly surfaces: unknown[];
-  readonly batchEnds: number[] = [];
-  private batchStart = 0;
 
-  constructor(private readonly dag: Dag) {
+  /** `emit` gets a view of the buffer, valid until it returns, and the paths named so far. */
+  constructor(
+    private readonly dag: Dag,
+    private readonly emit: (batch: Uint32Array, pathCount: number) => void,
+  ) {
     this.surfaces = new Array(dag.nodes.length);
   }
 
   encode(event: unknown): void {
-    const recordStart = this.length;
-    const [head, node] = this.recordHead(event);
-    this.push(head, node);
-    if (head === PATH_LIST_HEAD) {
+    this.reserve(2);
+    if (this.writeHead(event) === PATH_LIST_HEAD) {
       const paths = (event as { surface: readonly string[] }).surface;
       this.reserve(1 + paths.length);
       this.words[this.length++] = paths.length;
       for (const path of paths) this.words[this.length++] = this.pathId(path);
     }
-    if (this.length - this.batchStart > BATCH_WORDS && recordStart > this.batchStart) {
-      this.batchEnds.push(recordStart);
-      this.batchStart = recordStart;
-    }
+    if (this.length >= BATCH_WORDS) this.flush();
   }
 
-  /** The record's first two words: the reference's integrity checks, in its order, then the event. */
-  private recordHead(event: unknown): [number, number] {
-    if (event instanceof UnparseableLine) return malformedHead(event.problem);
+  flush(): void {
+    if (this.length > 0) this.emit(this.words.subarray(0, this.length), this.pathIds.size);
+    this.length = 0;
+  }
+
+  /**
+   * The record's first two words: the reference's integrity checks, in its order, then the event.
+   * Returns the head word.
+   */
+  private writeHead(event: unknown): number {
+    if (event instanceof UnparseableLine) return this.writeMalformed(event.problem);
     if (typeof event !== "object" || event === null || Array.isArray(event)) {
-      return malformedHead("not-an-object");
+      return this.writeMalformed("not-an-object");
     }
     const { kind, id, result, surface } = event as Record<string, unknown>;
-    if (typeof kind !== "string") return malformedHead("kind-not-a-string");
-    if (typeof id !== "string") return malformedHead("id-not-a-string");
+    if (typeof kind !== "string") return this.writeMalformed("kind-not-a-string");
+    if (typeof id !== "string") return this.writeMalformed("id-not-a-string");
     const node = this.dag.positionById.get(id);
-    if (node === undefined) return [Kind.FAULT_UNKNOWN_NODE, 0];
-    if (!isEventKind(kind)) return [Kind.FAULT_UNKNOWN_KIND, 0];
+    if (node === undefined) return this.write(Kind.FAULT_UNKNOWN_NODE, 0);
+    if (!isEventKind(kind)) return this.write(Kind.FAULT_UNKNOWN_KIND, 0);
     const kindCode = EVENT_KINDS.indexOf(kind);
-    if (kindCode !== Kind.SURFACE_WIDENED) return [kindCode | (resultCode(result) << 8), node];
+    if (kindCode !== Kind.SURFACE_WIDENED) {
+      return this.write(kindCode | (resultCode(result) << 8), node);
+    }
     this.surfaces[node] = surface ?? [];
-    if (surface === undefined || surface === null)
-      return [kindCode | (SurfaceShape.ABSENT << 16), node];
-    return [isStringArray(surface) ? PATH_LIST_HEAD : kindCode | (SurfaceShape.OTHER << 16), node];
+    if (surface === undefined || surface === null) {
+      return this.write(kindCode | (SurfaceShape.ABSENT << 16), node);
+    }
+    const head = isStringArray(surface) ? PATH_LIST_HEAD : kindCode | (SurfaceShape.OTHER << 16);
+    return this.write(head, node);
   }
 
-  private push(head: number, second: number): void {
-    this.reserve(2);
+  private writeMalformed(problem: MalformedProblem): number {
+    return this.write(Kind.FAULT_MALFORMED, MALFORMED_PROBLEMS.indexOf(problem));
+  }
+
+  private write(head: number, second: number): number {
     this.words[this.length++] = head;
     this.words[this.length++] = second;
+    return head;
   }
 
+  /** Room for `count` more words; only a record longer than a batch grows the buffer. */
   private reserve(count: number): void {
     if (this.length + count <= this.words.length) return;
     const grown = new Uint32Array(Math.max(this.words.length * 2, this.length + count));
@@ -125,10 +163,6 @@ class RecordEncoder {
 }
 
 const PATH_LIST_HEAD = Kind.SURFACE_WIDENED | (SurfaceShape.STRINGS << 16);
-
-function malformedHead(problem: MalformedProblem): [number, number] {
-  return [Kind.FAULT_MALFORMED, MALFORMED_PROBLEMS.indexOf(problem)];
-}
 
 function resultCode(result: unknown): number {
   if (result === "pass") return Result.PASS;

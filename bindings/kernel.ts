@@ -15,9 +15,9 @@ export interface KernelExports {
   writeCapacity(): number;
   consume(length: number): number;
   finishJsonl(): number;
-  beginRecords(pathCount: number): number;
+  beginRecords(): number;
   recordRoom(bytes: number): number;
-  foldRecords(bytes: number): number;
+  foldRecords(bytes: number, pathCount: number): number;
   finishRecords(): void;
   reportPointer(): number;
   isTampered(node: number): number;

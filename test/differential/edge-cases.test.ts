@@ -327,6 +327,36 @@ describe("thousands of distinct surface paths", () => {
   });
 });
 
+describe("the object API's batches", () => {
+  it("fold 60 000 events in several batches, new paths arriving in every batch, as the reference does", () => {
+    const dag = dagOf(["A"], ["B"], ["C", "A"]);
+    const ids = ["A", "B", "C"];
+    const choices = new Choices(7);
+    const events = Array.from({ length: 60_000 }, (_, i) => {
+      const id = ids[i % 3] as string;
+      if (i % 4 !== 0)
+        return { kind: ["dispatched", "landed", "gate-checked"][i % 3], id, result: "pass" };
+      // A new path each time, named twice, beside an older one: the payload must stay distinct.
+      const path = `src/${i}.ts`;
+      return {
+        kind: "surface-widened",
+        id,
+        surface: [path, `src/${choices.below(i + 1)}.ts`, path],
+      };
+    });
+    const audited = referenceEngine.audit(dag, events);
+    const replayed = referenceEngine.replay(dag, events);
+    expect(audited.invariants.surfaceMonotonic.holds).toBe(false);
+    for (const engine of engines) {
+      expect(engine.audit(dag, events), engine.flavour).toEqual(audited);
+      // The log is a 60 000-deep chain: its length and head stand for it (equality would recurse).
+      const { nodes, log } = engine.replay(dag, events);
+      expect(nodes, engine.flavour).toEqual(replayed.nodes);
+      expect([log?.length, log?.event]).toEqual([replayed.log?.length, replayed.log?.event]);
+    }
+  });
+});
+
 describe("long dependency chains", () => {
   it("track proven-ness flips in every dependent, as the reference does", async () => {
     let scheduleBroken = 0;
