@@ -6,7 +6,7 @@ import {
   type Command,
   ExitCode,
   oneOf,
-  parseCommandLine,
+  parseCommand,
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
@@ -57,25 +57,17 @@ export const auditCommand: Command = {
 };
 
 async function runAudit(args: readonly string[], output: CliOutput): Promise<number> {
-  const { values, positionals: journals } = parseCommandLine("audit", {
-    args: [...args],
-    options: {
-      dag: { type: "string" },
-      format: { type: "string", default: "text" },
-      strict: { type: "boolean", default: false },
-      engine: { type: "string", default: DEFAULT_ENGINE },
-      jobs: { type: "string" },
-      quiet: { type: "boolean", default: false },
-      html: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    allowPositionals: true,
-    strict: true,
+  const parsed = parseCommand(auditCommand, args, output, {
+    dag: { type: "string" },
+    format: { type: "string", default: "text" },
+    strict: { type: "boolean", default: false },
+    engine: { type: "string", default: DEFAULT_ENGINE },
+    jobs: { type: "string" },
+    quiet: { type: "boolean", default: false },
+    html: { type: "string" },
   });
-  if (values.help) {
-    output.stdout(HELP);
-    return ExitCode.conformant;
-  }
+  if (parsed === null) return ExitCode.conformant;
+  const { values, positionals: journals } = parsed;
   const format = oneOf("audit", "--format", values.format, AUDIT_FORMATS);
   const engine = oneOf("audit", "--engine", values.engine, ENGINE_NAMES);
   const jobs = values.jobs === undefined ? null : integerFlag("audit", "--jobs", values.jobs, 1);

@@ -54,13 +54,37 @@ export class UsageError extends Error {
   }
 }
 
-/** `parseArgs` with its errors turned into usage errors that name the command. */
-export function parseCommandLine<const T extends ParseArgsConfig>(
-  command: string,
-  config: T,
-): ReturnType<typeof parseArgs<T>> {
+type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
+
+const HELP_OPTION = { type: "boolean", short: "h", default: false } as const;
+
+interface CommandConfig<O extends OptionsConfig> {
+  args: string[];
+  options: O & { help: typeof HELP_OPTION };
+  allowPositionals: true;
+  strict: true;
+}
+
+/**
+ * A command's arguments, parsed strictly, with `-h`/`--help` added to its options and any number
+ * of positionals; `parseArgs`' errors become usage errors naming the command. Null once the help
+ * is printed: the command then exits 0.
+ */
+export function parseCommand<const O extends OptionsConfig>(
+  command: Pick<Command, "name" | "help">,
+  args: readonly string[],
+  output: CliOutput,
+  options: O,
+): ReturnType<typeof parseArgs<CommandConfig<O>>> | null {
+  const config: CommandConfig<O> = {
+    args: [...args],
+    options: { ...options, help: HELP_OPTION },
+    allowPositionals: true,
+    strict: true,
+  };
+  let parsed: ReturnType<typeof parseArgs<CommandConfig<O>>>;
   try {
-    return parseArgs(config);
+    parsed = parseArgs(config);
   } catch (error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code !== "string" || !code.startsWith("ERR_PARSE_ARGS")) throw error;
@@ -68,8 +92,13 @@ export function parseCommandLine<const T extends ParseArgsConfig>(
     // first sentence is the error.
     const [sentence] = (error as Error).message.split(/(?<=\.)\s/);
     const message = (sentence ?? "").replace(/\.$/, "");
-    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), command);
+    throw new UsageError(message.charAt(0).toLowerCase() + message.slice(1), command.name);
   }
+  if ((parsed.values as { help?: boolean }).help) {
+    output.stdout(command.help);
+    return null;
+  }
+  return parsed;
 }
 
 /** The value of a flag that takes one of a closed set of words. */

@@ -11,7 +11,7 @@ import {
   type Command,
   ExitCode,
   oneOf,
-  parseCommandLine,
+  parseCommand,
   UsageError,
 } from "./command.js";
 import { auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
@@ -46,22 +46,14 @@ export const gateCommand: Command = {
 };
 
 async function runGate(args: readonly string[], output: CliOutput): Promise<number> {
-  const { values, positionals } = parseCommandLine("gate", {
-    args: [...args],
-    options: {
-      dag: { type: "string" },
-      strict: { type: "boolean", default: false },
-      snapshot: { type: "string" },
-      engine: { type: "string", default: DEFAULT_ENGINE },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    allowPositionals: true,
-    strict: true,
+  const parsed = parseCommand(gateCommand, args, output, {
+    dag: { type: "string" },
+    strict: { type: "boolean", default: false },
+    snapshot: { type: "string" },
+    engine: { type: "string", default: DEFAULT_ENGINE },
   });
-  if (values.help) {
-    output.stdout(HELP);
-    return ExitCode.conformant;
-  }
+  if (parsed === null) return ExitCode.conformant;
+  const { values, positionals } = parsed;
   const [journal, ...extra] = positionals;
   if (journal === undefined || extra.length > 0) {
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");

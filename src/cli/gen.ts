@@ -7,7 +7,7 @@ import {
   type Command,
   ExitCode,
   oneOf,
-  parseCommandLine,
+  parseCommand,
   UsageError,
 } from "./command.js";
 import { openFileSink } from "./file-sink.js";
@@ -53,27 +53,19 @@ export const genCommand: Command = {
 };
 
 async function runGen(args: readonly string[], output: CliOutput): Promise<number> {
-  const { values, positionals } = parseCommandLine("gen", {
-    args: [...args],
-    options: {
-      nodes: { type: "string", default: "100" },
-      "max-deps": { type: "string" },
-      events: { type: "string", default: "10000" },
-      parallelism: { type: "string" },
-      seed: { type: "string", default: "1" },
-      "pass-rate": { type: "string" },
-      "surface-paths-max": { type: "string" },
-      inject: { type: "string", multiple: true, default: [] },
-      out: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    allowPositionals: true,
-    strict: true,
+  const parsed = parseCommand(genCommand, args, output, {
+    nodes: { type: "string", default: "100" },
+    "max-deps": { type: "string" },
+    events: { type: "string", default: "10000" },
+    parallelism: { type: "string" },
+    seed: { type: "string", default: "1" },
+    "pass-rate": { type: "string" },
+    "surface-paths-max": { type: "string" },
+    inject: { type: "string", multiple: true, default: [] },
+    out: { type: "string" },
   });
-  if (values.help) {
-    output.stdout(HELP);
-    return ExitCode.conformant;
-  }
+  if (parsed === null) return ExitCode.conformant;
+  const { values, positionals } = parsed;
   if (positionals.length > 0)
     throw new UsageError(`gen takes no arguments, found '${positionals[0]}'`, "gen");
   const optional = <T>(value: string | undefined, parse: (value: string) => T) =>

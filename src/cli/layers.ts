@@ -1,6 +1,6 @@
 import { readDagOf } from "../journal/index.js";
 import { dagLayers } from "../model/dag.js";
-import { type CliOutput, type Command, ExitCode, parseCommandLine, UsageError } from "./command.js";
+import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
 import { renderJsonList } from "./render-json.js";
 
 const HELP = `Usage: statefold layers <dag.json | journal>
@@ -27,16 +27,9 @@ export const layersCommand: Command = {
 };
 
 async function runLayers(args: readonly string[], output: CliOutput): Promise<number> {
-  const { values, positionals } = parseCommandLine("layers", {
-    args: [...args],
-    options: { help: { type: "boolean", short: "h", default: false } },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    output.stdout(HELP);
-    return ExitCode.conformant;
-  }
+  const parsed = parseCommand(layersCommand, args, output, {});
+  if (parsed === null) return ExitCode.conformant;
+  const { positionals } = parsed;
   const [path, ...extra] = positionals;
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`layers takes one file, found ${positionals.length}`, "layers");

@@ -3,7 +3,7 @@ import { type JournalFile, readJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../model/events.js";
 import { replay } from "../model/fold.js";
 import type { ModelState } from "../model/state.js";
-import { type CliOutput, type Command, ExitCode, parseCommandLine, UsageError } from "./command.js";
+import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
 import { renderJsonList } from "./render-json.js";
 
 const HELP = `Usage: statefold replay <journal> [--dag FILE]
@@ -31,19 +31,9 @@ export const replayCommand: Command = {
 };
 
 async function runReplay(args: readonly string[], output: CliOutput): Promise<number> {
-  const { values, positionals } = parseCommandLine("replay", {
-    args: [...args],
-    options: {
-      dag: { type: "string" },
-      help: { type: "boolean", short: "h", default: false },
-    },
-    allowPositionals: true,
-    strict: true,
-  });
-  if (values.help) {
-    output.stdout(HELP);
-    return ExitCode.conformant;
-  }
+  const parsed = parseCommand(replayCommand, args, output, { dag: { type: "string" } });
+  if (parsed === null) return ExitCode.conformant;
+  const { values, positionals } = parsed;
   const [path, ...extra] = positionals;
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`replay takes one journal, found ${positionals.length}`, "replay");
