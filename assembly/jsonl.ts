@@ -274,6 +274,8 @@ let fieldTextLength: usize = 0;
  * The decoded content of a string field: where it lies in the line, or in the scratch buffer when
  * it held escapes (overwriting the previous decoded field). Its length is left in `fieldTextLength`.
  */
+// @ts-expect-error: decorator
+@inline
 function fieldText(field: i32): usize {
   const text = fieldStart(field) + 1;
   fieldTextLength = fieldEnd(field) - 1 - text;
