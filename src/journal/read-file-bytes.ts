@@ -22,6 +22,14 @@ export function readFileBytes(path: string): Uint8Array {
 const CHUNK_BYTES = 1 << 20;
 
 /**
+ * Read buffers of finished streams, kept for the next: fresh memory costs a page fault per page on
+ * its first touch, which for a journal of a few megabytes is as much as reading it. Two per stream
+ * at most in flight; a few streams' worth is kept.
+ */
+const spareBuffers: Uint8Array[] = [];
+const SPARE_BUFFERS_MAX = 8;
+
+/**
  * A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`.
  * Two buffers take turns: while the consumer works on one chunk, the next is read into the other
  * (the read runs on libuv's thread pool, so disk and audit overlap). A chunk is valid until the
@@ -35,8 +43,8 @@ export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> 
   } catch (error) {
     throw readFailure(path, error);
   }
-  let filling = new Uint8Array(CHUNK_BYTES);
-  let spare = new Uint8Array(CHUNK_BYTES);
+  let filling = spareBuffers.pop() ?? new Uint8Array(CHUNK_BYTES);
+  let spare = spareBuffers.pop() ?? new Uint8Array(CHUNK_BYTES);
   let reading = readChunk(file, filling, path);
   try {
     while (true) {
@@ -51,6 +59,9 @@ export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> 
     // A consumer that stops early leaves a read in flight: the file stays open until it is done.
     await reading.catch(() => 0);
     await file.close();
+    for (const buffer of [filling, spare]) {
+      if (spareBuffers.length < SPARE_BUFFERS_MAX) spareBuffers.push(buffer);
+    }
   }
 }
 

@@ -10,7 +10,8 @@ const folder = mkdtempSync(join(tmpdir(), "statefold-chunks-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** 2.5 chunks of bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */
-function fileOf(bytes: number): { path: string; content: Uint8Array } {
+function fileOf(size: number): { path: string; content: Uint8Array } {
+  const bytes = Math.floor(size);
   const content = new Uint8Array(bytes);
   for (let at = 0; at < bytes; at++) content[at] = (at * 7 + (at >> 20) * 13) & 0xff;
   const path = join(folder, `bytes-${bytes}`);
@@ -51,6 +52,25 @@ describe("readFileChunks", () => {
     const again: Uint8Array[] = [];
     for await (const chunk of readFileChunks(path)) again.push(chunk.slice());
     expect(Buffer.concat(again).equals(content)).toBe(true);
+  });
+
+  it("keeps streams apart when several read at once (buffers are reused between streams)", async () => {
+    const files = [fileOf(2.2 * 2 ** 20), fileOf(3.7 * 2 ** 20), fileOf(1.1 * 2 ** 20)];
+    for (let round = 0; round < 3; round++) {
+      const received = await Promise.all(
+        files.map(async ({ path }) => {
+          const chunks: Uint8Array[] = [];
+          for await (const chunk of readFileChunks(path)) {
+            await sleep(1);
+            chunks.push(chunk.slice());
+          }
+          return Buffer.concat(chunks);
+        }),
+      );
+      for (const [at, { content }] of files.entries()) {
+        expect(received[at]?.equals(content)).toBe(true);
+      }
+    }
   });
 
   it("names the file and the reason when it cannot be read", async () => {
