@@ -9,7 +9,7 @@ import { readFileChunks } from "../../src/journal/read-file-bytes.js";
 const folder = mkdtempSync(join(tmpdir(), "statefold-chunks-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** 2.5 chunks of bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */
+/** A file of `size` bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */
 function fileOf(size: number): { path: string; content: Uint8Array } {
   const bytes = Math.floor(size);
   const content = new Uint8Array(bytes);
