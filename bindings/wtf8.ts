@@ -6,7 +6,14 @@
 
 export function encodeWtf8(text: string): Uint8Array {
   const bytes = new Uint8Array(text.length * 3);
-  let at = 0;
+  return bytes.subarray(0, encodeWtf8Into(text, bytes, 0));
+}
+
+/**
+ * Writes `text` as WTF-8 into `bytes` from `at`, which must have room for 3 bytes per UTF-16 code
+ * unit; returns where it ends.
+ */
+export function encodeWtf8Into(text: string, bytes: Uint8Array, at: number): number {
   for (let i = 0; i < text.length; i++) {
     let unit = text.charCodeAt(i);
     if (unit >= 0xd800 && unit < 0xdc00 && i + 1 < text.length) {
@@ -32,7 +39,7 @@ export function encodeWtf8(text: string): Uint8Array {
       bytes[at++] = 0x80 | (unit & 0x3f);
     }
   }
-  return bytes.subarray(0, at);
+  return at;
 }
 
 /** Decodes bytes the kernel produced (valid WTF-8 by construction). */

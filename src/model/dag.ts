@@ -4,6 +4,8 @@
  * wins). Everything that receives a `Dag` may assume it is valid.
  */
 
+import { reverseEdges } from "./reverse-edges.js";
+
 export interface DagNode {
   readonly id: string;
   readonly deps: readonly string[];
@@ -45,41 +47,50 @@ export function makeDag(nodes: readonly DagNode[]): MakeDagResult {
     nodes.map((n) => Object.freeze({ id: n.id, deps: Object.freeze([...n.deps]) })),
   );
   const dag: Dag = Object.freeze({ nodes: frozen, positionById });
-  const layering = kahnLayers(dag);
-  if (layering.stuck.length > 0) {
-    return { ok: false, rejection: { reason: "cycle", ids: layering.stuck } };
+  const { stuck } = kahnLayers(dag);
+  if (stuck.length > 0) {
+    return { ok: false, rejection: { reason: "cycle", ids: idsInOrder(dag, stuck) } };
   }
   return { ok: true, dag };
 }
 
 /** The Kahn schedule: each layer holds the nodes whose deps all sit in earlier layers. */
 export function dagLayers(dag: Dag): string[][] {
-  return kahnLayers(dag).layers;
+  return kahnLayers(dag).layers.map((layer) => idsInOrder(dag, layer));
 }
 
-function kahnLayers(dag: Dag): { layers: string[][]; stuck: string[] } {
-  const position = (id: string) => dag.positionById.get(id) as number;
-  const unmetDeps = dag.nodes.map((node) => new Set(node.deps).size);
-  const dependents: number[][] = dag.nodes.map(() => []);
-  for (const [dependent, node] of dag.nodes.entries()) {
-    for (const dep of new Set(node.deps)) dependents[position(dep)]?.push(dependent);
-  }
-  const idsOf = (positions: number[]) => positions.map((p) => dag.nodes[p]?.id as string);
-  const layers: string[][] = [];
-  let layer = unmetDeps.flatMap((unmet, p) => (unmet === 0 ? [p] : []));
+/**
+ * Kahn's algorithm over positions: the layers, and the nodes never freed (those on or behind a
+ * cycle). Ids are only looked up and sorted by the caller that shows them: a 100 000-node DAG is
+ * checked for cycles without sorting its ids.
+ */
+function kahnLayers(dag: Dag): { layers: number[][]; stuck: number[] } {
+  const { distinctDeps, dependentsStart, dependents } = reverseEdges(dag);
+  const unmetDeps = distinctDeps.slice();
+  const layers: number[][] = [];
+  let layer = [...unmetDeps.keys()].filter((p) => unmetDeps[p] === 0);
   while (layer.length > 0) {
-    layers.push(idsOf(layer).sort(compareCodePoints));
+    layers.push(layer);
     const next: number[] = [];
     for (const p of layer) {
-      for (const dependent of dependents[p] ?? []) {
+      for (
+        let edge = dependentsStart[p] as number;
+        edge < (dependentsStart[p + 1] as number);
+        edge++
+      ) {
+        const dependent = dependents[edge] as number;
         unmetDeps[dependent] = (unmetDeps[dependent] as number) - 1;
         if (unmetDeps[dependent] === 0) next.push(dependent);
       }
     }
     layer = next;
   }
-  const stuck = unmetDeps.flatMap((unmet, p) => (unmet > 0 ? [p] : []));
-  return { layers, stuck: idsOf(stuck).sort(compareCodePoints) };
+  return { layers, stuck: [...unmetDeps.keys()].filter((p) => (unmetDeps[p] as number) > 0) };
+}
+
+/** The ids at these positions, in code-point order. */
+function idsInOrder(dag: Dag, positions: readonly number[]): string[] {
+  return positions.map((p) => dag.nodes[p]?.id as string).sort(compareCodePoints);
 }
 
 /**
