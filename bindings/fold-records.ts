@@ -6,7 +6,7 @@
  * rest.
  */
 import type { Dag } from "../src/model/dag.js";
-import { isEventKind, type MalformedProblem, UnparseableLine } from "../src/model/events.js";
+import { type MalformedProblem, UnparseableLine } from "../src/model/events.js";
 import { isStringArray } from "../src/model/state.js";
 import { EVENT_KINDS, Kind, Limit, MALFORMED_PROBLEMS, Result, SurfaceShape } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
@@ -121,8 +121,8 @@ class RecordEncoder {
     if (typeof id !== "string") return this.writeMalformed("id-not-a-string");
     const node = this.dag.positionById.get(id);
     if (node === undefined) return this.write(Kind.FAULT_UNKNOWN_NODE, 0);
-    if (!isEventKind(kind)) return this.write(Kind.FAULT_UNKNOWN_KIND, 0);
-    const kindCode = EVENT_KINDS.indexOf(kind);
+    const kindCode = (EVENT_KINDS as readonly string[]).indexOf(kind);
+    if (kindCode < 0) return this.write(Kind.FAULT_UNKNOWN_KIND, 0);
     if (kindCode !== Kind.SURFACE_WIDENED) {
       return this.write(kindCode | (resultCode(result) << 8), node);
     }

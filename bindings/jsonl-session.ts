@@ -6,9 +6,11 @@
  * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
-import type { AuditBytesOptions } from "../src/engine.js";
+import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
+import { concatBytes } from "../src/journal/bytes.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
+import { isBlankLine } from "../src/journal/jsonl.js";
 import { type Dag, makeDag } from "../src/model/dag.js";
 import type { Report } from "../src/model/report.js";
 import type { KernelHost } from "./kernel-host.js";
@@ -56,7 +58,7 @@ export class JsonlSession implements JournalAuditor {
     private readonly given: GivenDag | null,
     options: AuditorOptions,
   ) {
-    this.file = options.file ?? "<journal>";
+    this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++host.journalGeneration;
     this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
   }
@@ -106,7 +108,7 @@ export class JsonlSession implements JournalAuditor {
     given: GivenDag | null,
     options: AuditorOptions,
   ): Promise<JsonlSession> {
-    const file = options.file ?? "<journal>";
+    const file = options.file ?? UNNAMED_JOURNAL;
     const body = decodeSnapshot(snapshot, options.snapshotFile ?? file);
     const snapshotDag =
       body.dag === null ? null : snapshotDagOf(body, options.snapshotFile ?? file);
@@ -154,7 +156,7 @@ export class JsonlSession implements JournalAuditor {
     for (let at = 0; at < chunk.length; ) {
       const lineFeed = chunk.indexOf(LF, at);
       const end = lineFeed < 0 ? chunk.length : lineFeed;
-      this.heldContent ||= !isBlank(chunk, at, end);
+      this.heldContent ||= !isBlankLine(chunk.subarray(at, end));
       if (lineFeed >= 0 && this.heldContent) return this.heldBytes + lineFeed + 1;
       at = end + 1;
     }
@@ -348,25 +350,9 @@ function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: str
   kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
 }
 
-function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let at = start; at < end; at++) {
-    const byte = bytes[at];
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
-  }
-  return true;
-}
-
 /** The first `length` bytes of the chunks, copied only when they span more than one chunk. */
 function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
   const first = chunks[0] ?? new Uint8Array(0);
   if (first.length >= length) return first.subarray(0, length);
-  const joined = new Uint8Array(length);
-  let at = 0;
-  for (const chunk of chunks) {
-    if (at >= length) break;
-    const part = chunk.subarray(0, length - at);
-    joined.set(part, at);
-    at += part.length;
-  }
-  return joined;
+  return concatBytes(chunks).subarray(0, length);
 }

@@ -2,6 +2,7 @@
  * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
  * (bindings/) both implement `Engine`, and their reports are deep-equal.
  */
+import { concatBytes } from "./journal/bytes.js";
 import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
 import { type AuditSource, audit } from "./model/audit.js";
@@ -65,11 +66,5 @@ async function collectBytes(bytes: JournalBytes): Promise<Uint8Array> {
   if (bytes instanceof Uint8Array) return bytes;
   const chunks: Uint8Array[] = [];
   for await (const chunk of chunksOf(bytes)) chunks.push(chunk.slice());
-  const all = new Uint8Array(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
+  return concatBytes(chunks);
 }

@@ -3,6 +3,7 @@
  * from a journal refuses when the recorded history is not one the model allows, and says which
  * rule broke at which event.
  */
+import { UNNAMED_JOURNAL } from "../engine.js";
 import type { Report } from "../model/report.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
 
@@ -94,7 +95,7 @@ export function assertConformant(
   report: Report,
   options: { readonly file?: string; readonly strict?: boolean } = {},
 ): Report {
-  const violation = gateViolation(report, options.file ?? "<journal>", options.strict ?? false);
+  const violation = gateViolation(report, options.file ?? UNNAMED_JOURNAL, options.strict ?? false);
   if (violation !== null) throw violation;
   return report;
 }

@@ -53,7 +53,7 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
   let tornTail: TornTail | null = null;
   let headerPossible = true;
   for (const line of splitLines(bytes)) {
-    if (isBlank(line.bytes)) continue;
+    if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
     if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
       dag = headerDag(parsed.value, { file, text: parsed.text, firstLine: line.number });
@@ -84,7 +84,8 @@ function* splitLines(bytes: Uint8Array): Generator<RawLine> {
   }
 }
 
-function isBlank(line: Uint8Array): boolean {
+/** A blank line holds only spaces, tabs and carriage returns; it is no event (DESIGN §5). */
+export function isBlankLine(line: Uint8Array): boolean {
   return line.every((byte) => byte === SPACE || byte === TAB || byte === CR);
 }
 

@@ -9,6 +9,7 @@
  * offset, and it keeps open lists on an explicit stack so that nesting cannot overflow the call
  * stack.
  */
+import { concatBytes } from "./bytes.js";
 import { JournalError } from "./errors.js";
 
 export type Sexpr =
@@ -233,15 +234,4 @@ function isDelimiter(byte: number): boolean {
   return (
     WHITESPACE.has(byte) || byte === OPEN || byte === CLOSE || byte === QUOTE || byte === SEMICOLON
   );
-}
-
-function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
-  if (pieces.length === 1) return pieces[0] as Uint8Array;
-  const joined = new Uint8Array(pieces.reduce((length, piece) => length + piece.length, 0));
-  let offset = 0;
-  for (const piece of pieces) {
-    joined.set(piece, offset);
-    offset += piece.length;
-  }
-  return joined;
 }

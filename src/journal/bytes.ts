@@ -1,0 +1,11 @@
+/** The pieces joined into one array; a single piece is returned as it is, not copied. */
+export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
+  if (pieces.length === 1) return pieces[0] as Uint8Array;
+  const joined = new Uint8Array(pieces.reduce((length, piece) => length + piece.length, 0));
+  let offset = 0;
+  for (const piece of pieces) {
+    joined.set(piece, offset);
+    offset += piece.length;
+  }
+  return joined;
+}
