@@ -42,7 +42,8 @@ verifyFindings(
 
 const samplesOf = (engine: EngineName) =>
   measurements.find((m) => m.job.engine === engine)?.samplesMs ?? [];
-const p50 = (engine: EngineName) => median(samplesOf(engine));
+const p50 = (engine: EngineName) =>
+  measurements.find((m) => m.job.engine === engine)?.p50Ms ?? Number.NaN;
 console.log(
   `bench:check on ${CHECK_SCALE.name} (${(journal.bytes / 1e6).toFixed(1)} MB), ${CHECK_SCALE.rounds} interleaved rounds after ${CHECK_SCALE.warmupRounds} warmup:`,
 );

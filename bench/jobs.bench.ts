@@ -20,15 +20,13 @@
  * Exits 1 when --jobs 2 is not faster.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
-import { openFileSink } from "../src/cli/file-sink.js";
-import { writeBatched } from "../src/cli/write-batched.js";
-import { syntheticJournal } from "../src/generate/synthetic-journal.js";
+import { campaignJournal } from "./journal-files.js";
+import { median } from "./measure.js";
 
 const { values } = parseArgs({
   options: {
@@ -42,11 +40,7 @@ const events = Number(values.events);
 const rounds = Number(values.rounds);
 const CLI = join(import.meta.dirname, "../src/cli/main.js");
 
-const directory = await journalDirectory(journals, events);
-const bytes = readdirSync(directory).reduce(
-  (sum, name) => sum + statSync(join(directory, name)).size,
-  0,
-);
+const { directory, bytes } = await journalDirectory(journals, events);
 const label = `audit-${journals}x${Math.round(bytes / journals / 1e6)}mb`;
 
 const reference = await audit(1);
@@ -73,10 +67,6 @@ for (let round = 0; round < rounds; round++) {
   process.stderr.write(`round ${round + 1}/${rounds}\r`);
 }
 
-const median = (samples: readonly number[]) => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
-};
 const p50 = { 1: median(samplesMs[1] ?? []), 2: median(samplesMs[2] ?? []) };
 console.log(
   `${journals} journals, ${(bytes / 1e6).toFixed(0)} MB, ${availableParallelism()} cores, ${rounds} rounds`,
@@ -141,23 +131,22 @@ function audit(jobs: number): Promise<string> {
   });
 }
 
-/** Generated journals, written once to the system's temp folder and reused. */
-async function journalDirectory(count: number, eventsEach: number): Promise<string> {
+/** Generated journals in a folder of their own (the directory audited), written once, reused. */
+async function journalDirectory(
+  count: number,
+  eventsEach: number,
+): Promise<{ directory: string; bytes: number }> {
   // Long-lived tasks (a low pass rate), so that a campaign runs to its events: ~125 bytes each.
   const passRate = 0.002;
-  const folder = join(tmpdir(), "statefold-bench", `jobs-${count}x${eventsEach}-r${passRate}`);
-  const done = join(folder, ".complete");
-  if (existsSync(done)) return folder;
-  mkdirSync(folder, { recursive: true });
+  const directory = join(
+    tmpdir(),
+    "statefold-bench",
+    `jobs-${count}-campaigns-e${eventsEach}-r${passRate}`,
+  );
+  let bytes = 0;
   for (let seed = 0; seed < count; seed++) {
     const campaign = { nodes: 500, events: eventsEach, seed, passRate, surfacePathsMax: 8 };
-    const sink = await openFileSink(join(folder, `journal-${seed}.jsonl`));
-    try {
-      await writeBatched(syntheticJournal({ campaign }), sink.write);
-    } finally {
-      await sink.close();
-    }
+    bytes += (await campaignJournal(campaign, directory)).bytes;
   }
-  writeFileSync(done, "");
-  return folder;
+  return { directory, bytes };
 }

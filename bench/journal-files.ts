@@ -13,8 +13,11 @@ export interface JournalFile {
   readonly bytes: number;
 }
 
-export async function campaignJournal(options: CampaignOptions): Promise<JournalFile> {
-  const folder = join(tmpdir(), "statefold-bench");
+/** The campaign's journal, in `folder` (by default the benchmarks' own in the temp folder). */
+export async function campaignJournal(
+  options: CampaignOptions,
+  folder = join(tmpdir(), "statefold-bench"),
+): Promise<JournalFile> {
   await mkdir(folder, { recursive: true });
   const path = join(folder, `${campaignName(options)}.jsonl`);
   if (!existsSync(path)) await writeLines(path, campaignLines(options));
@@ -22,7 +25,7 @@ export async function campaignJournal(options: CampaignOptions): Promise<Journal
 }
 
 /** A name that says every option the content depends on (the defaults say nothing). */
-export function campaignName(options: CampaignOptions): string {
+function campaignName(options: CampaignOptions): string {
   const optional: [string, number | undefined][] = [
     ["d", options.maxDeps],
     ["p", options.parallelism],

@@ -32,7 +32,7 @@ type NodeEvent =
 
 const passed = (event: NodeEvent) => "result" in event && event.result === "pass";
 
-export const nodeLifecycle = setup({
+const nodeLifecycle = setup({
   types: { context: {} as NodeContext, events: {} as NodeEvent },
   guards: { passed: ({ event }) => passed(event) },
   actions: {

@@ -22,11 +22,14 @@ trap 'rm -rf "$work"' EXIT
 start=$(date +%s.%N)
 # The audit exits 1 (the appended event makes the journal not conformant): judged below.
 set +e +o pipefail
-{
+# The subshell exits with gen's status, not echo's, so that PIPESTATUS[0] is gen's.
+(
   node dist/src/cli/main.js gen --nodes 2000 --events "$EVENTS" --pass-rate 0.0002 \
     --surface-paths-max 8 --seed 7
+  gen_status=$?
   echo '{"kind":"dispatched","id":"ghost"}'
-} | tee >(wc -c >"$work/bytes") |
+  exit "$gen_status"
+) | tee >(wc -c >"$work/bytes") |
   STATEFOLD_MAX_RSS_FILE="$work/rss" node -r ./scripts/print-max-rss.cjs dist/src/cli/main.js \
     audit --format json --quiet - >"$work/report.json"
 statuses=("${PIPESTATUS[@]}")

@@ -20,11 +20,11 @@ import { chooseDag } from "../../src/journal/choose-dag.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import type { Dag } from "../../src/model/dag.js";
 import type { Report } from "../../src/model/report.js";
-import { JsonlAudit } from "./jsonl-audit.js";
+import { isBlank, JsonlAudit } from "./jsonl-audit.js";
 import { NodeStates, PreparedDag } from "./node-states.js";
 import { buildReport } from "./report.js";
 
-export interface ByteAuditor {
+interface ByteAuditor {
   auditBytes(dag: Dag | null, bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
 }
 
@@ -99,14 +99,6 @@ async function readThroughFirstLine(
     at += part.length;
   }
   return { read, firstLine };
-}
-
-function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
-  for (let at = start; at < end; at++) {
-    const byte = bytes[at];
-    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
-  }
-  return true;
 }
 
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {

@@ -233,7 +233,8 @@ export class JsonLineScanner {
   }
 }
 
-function skipWhitespace(b: Uint8Array, at: number, end: number): number {
+/** Where the JSON whitespace (space, tab, CR, LF) from `at` ends, at most `end`. */
+export function skipWhitespace(b: Uint8Array, at: number, end: number): number {
   let i = at;
   for (; i < end; i++) {
     const c = b[i];

@@ -5,8 +5,19 @@
  * surfaces. Per line: the JSON scan (which notes bytes ≥ 0x80), UTF-8 validation only when the
  * line holds such a byte or is not JSON, then the event's fields resolved to codes for the audit.
  */
-import type { IntegrityReason, MalformedProblem } from "../../src/model/events.js";
-import { decodeString, Field, JsonLineScanner, LineShape, ValueType } from "./json-line.js";
+import {
+  EVENT_KINDS,
+  type IntegrityReason,
+  type MalformedProblem,
+} from "../../src/model/events.js";
+import {
+  decodeString,
+  Field,
+  JsonLineScanner,
+  LineShape,
+  skipWhitespace,
+  ValueType,
+} from "./json-line.js";
 import { Kind, type NodeStates, type PreparedDag, Result, SurfaceShape } from "./node-states.js";
 import { isValidUtf8 } from "./utf8.js";
 
@@ -36,16 +47,7 @@ export interface Fault {
   readonly detail: MalformedProblem | string | number;
 }
 
-const KIND_BYTES: readonly Uint8Array[] = [
-  "dispatched",
-  "landed",
-  "gate-checked",
-  "quarantined",
-  "discharged",
-  "skipped",
-  "escalated",
-  "surface-widened",
-].map((kind) => new TextEncoder().encode(kind));
+const KIND_BYTES: readonly Uint8Array[] = EVENT_KINDS.map((kind) => new TextEncoder().encode(kind));
 /** The kinds of each length: the length alone rules most out. */
 const KINDS_BY_LENGTH: (number[] | undefined)[] = [];
 for (const [kind, bytes] of KIND_BYTES.entries()) {
@@ -271,19 +273,13 @@ export class JsonlAudit {
   }
 }
 
-function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
+/** Whether bytes[start .. end) is spaces, tabs and carriage returns only. */
+export function isBlank(bytes: Uint8Array, start: number, end: number): boolean {
   for (let at = start; at < end; at++) {
     const c = bytes[at];
     if (c !== SPACE && c !== TAB && c !== CR) return false;
   }
   return true;
-}
-
-function skipWhitespace(bytes: Uint8Array, at: number, end: number): number {
-  let i = at;
-  while (i < end && (bytes[i] === SPACE || bytes[i] === TAB || bytes[i] === CR || bytes[i] === LF))
-    i += 1;
-  return i;
 }
 
 /** The line as text, kept for the rare fault whose subject is read back from it. */

@@ -8,11 +8,13 @@
  *
  * dagPreserved holds by construction: nothing writes the DAG after it is prepared.
  */
+import { encodeWtf8 } from "../../bindings/wtf8.js";
 import type { Dag } from "../../src/model/dag.js";
+import { ILLEGAL_EVENTS_LISTED_MAX, INVARIANT_NAMES } from "../../src/model/report.js";
+import { reverseEdges } from "../../src/model/reverse-edges.js";
 import type { IllegalityReason } from "../../src/model/transitions.js";
 import { ByteTable } from "./byte-table.js";
 import { Surfaces } from "./surfaces.js";
-import { encodeWtf8 } from "./wtf8.js";
 
 export const Kind = {
   DISPATCHED: 0,
@@ -45,13 +47,10 @@ export const Result = { OTHER: 0, PASS: 1, FAIL: 2, TIMEOUT: 3 } as const;
 export const SurfaceShape = { ABSENT: 0, STRINGS: 1, OTHER: 2 } as const;
 
 /** Step invariants, in report order (tamperEvident is judged on the final state). */
-export const STEP_INVARIANTS = [
-  "phaseMonotonic",
-  "noPendingProven",
-  "dagPreserved",
-  "scheduleCorrect",
-  "surfaceMonotonic",
-] as const;
+export const STEP_INVARIANTS = INVARIANT_NAMES.filter(
+  (name): name is Exclude<(typeof INVARIANT_NAMES)[number], "tamperEvident"> =>
+    name !== "tamperEvident",
+);
 const PHASE_MONOTONIC = 0;
 const NO_PENDING_PROVEN = 1;
 const SCHEDULE_CORRECT = 3;
@@ -66,27 +65,15 @@ export class PreparedDag {
   readonly dependents: Int32Array;
 
   constructor(readonly dag: Dag) {
-    const n = dag.nodes.length;
     for (const node of dag.nodes) {
       const id = encodeWtf8(node.id);
       this.ids.intern(id, 0, id.length);
     }
-    this.depCounts = new Int32Array(n);
-    const lists: number[][] = dag.nodes.map(() => []);
-    for (const [position, node] of dag.nodes.entries()) {
-      const deps = new Set(node.deps);
-      this.depCounts[position] = deps.size;
-      for (const dep of deps) lists[dag.positionById.get(dep) as number]?.push(position);
-    }
-    this.dependentsStart = new Int32Array(n + 1);
-    this.dependents = new Int32Array(lists.reduce((sum, list) => sum + list.length, 0));
-    let edge = 0;
-    for (const [position, list] of lists.entries()) {
-      this.dependentsStart[position] = edge;
-      this.dependents.set(list, edge);
-      edge += list.length;
-    }
-    this.dependentsStart[n] = edge;
+    // Copied: the model's arrays are shared (and unsigned); these stay the auditor's own.
+    const edges = reverseEdges(dag);
+    this.depCounts = new Int32Array(edges.distinctDeps);
+    this.dependentsStart = new Int32Array(edges.dependentsStart);
+    this.dependents = new Int32Array(edges.dependents);
   }
 }
 
@@ -97,9 +84,6 @@ export interface IllegalEntry {
   readonly node: number;
   readonly reason: IllegalityReason;
 }
-
-/** How many illegal events a report lists (the model's ILLEGAL_EVENTS_LISTED_MAX). */
-export const ILLEGAL_LISTED_MAX = 10;
 
 export class NodeStates {
   status: Uint8Array;
@@ -276,7 +260,7 @@ export class NodeStates {
     reason: IllegalityReason,
   ): void {
     this.illegalCount += 1;
-    if (this.illegalListed.length < ILLEGAL_LISTED_MAX) {
+    if (this.illegalListed.length < ILLEGAL_EVENTS_LISTED_MAX) {
       this.illegalListed.push({ index, line, kind, node, reason });
     }
   }
