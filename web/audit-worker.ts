@@ -2,7 +2,8 @@
  * The page's audit, off the main thread. The journal streams from the `File` through the WASM
  * engine chunk by chunk (`File.stream()`), so memory stays bounded whatever its size; progress is
  * posted as it goes. The findings' context is then gathered by reading the `File` again, as
- * `statefold audit --html` reads a journal file again, under the same size bound.
+ * `statefold audit --html` reads a journal file again, under the same size bound; a .lisp-expr
+ * journal, read whole to be audited, is not read twice.
  */
 import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
@@ -58,14 +59,14 @@ async function audit({ journal, dag: dagFile }: AuditRequest): Promise<AuditMess
     dagFile === null
       ? null
       : { dag: parseDagFile(await bytesOf(dagFile), dagFile.name), name: dagFile.name };
-  const lispExpr = isLispExpr(journal);
   let report: Report;
-  if (lispExpr) {
+  let lispExpr: ChosenJournal | null = null;
+  if (isLispExpr(journal)) {
     // The .lisp-expr reader takes the journal whole, as the command line's does.
     const read = readLispExprJournal(await bytesOf(journal), journal.name);
     scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
-    const dag = chooseDag(journal.name, read.dag, given, true);
-    report = wasm.audit(dag, read.events, { lines: read.lines, tornTail: read.tornTail });
+    lispExpr = { read, dag: chooseDag(journal.name, read.dag, given, true) };
+    report = wasm.audit(lispExpr.dag, read.events, { lines: read.lines, tornTail: read.tornTail });
   } else {
     report = await streamJsonl(wasm, journal, given?.dag ?? null, given?.name);
   }
@@ -103,23 +104,28 @@ async function streamJsonl(
   return report;
 }
 
-/** The report's view of the journal: read again for context, unless it is too large. */
+/** A journal as read, with the DAG it is audited against. */
+interface ChosenJournal {
+  readonly read: Journal;
+  readonly dag: Dag;
+}
+
+/**
+ * The report's view of the journal, unless it is too large: a JSONL journal is read again for
+ * context, a .lisp-expr journal's reading is `lispExpr`.
+ */
 async function gatherView(
   wasm: WasmEngine,
   journal: File,
   report: Report,
   given: { dag: Dag; name: string } | null,
-  lispExpr: boolean,
+  lispExpr: ChosenJournal | null,
 ): Promise<JournalView> {
   const audited = { file: journal.name, report };
   const tooLarge = tooLargeForContext(journal.size);
   if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
   try {
-    const bytes = await bytesOf(journal);
-    const read: Journal = lispExpr
-      ? readLispExprJournal(bytes, journal.name)
-      : readJsonlJournal(bytes, journal.name);
-    const dag = chooseDag(journal.name, read.dag, given, lispExpr);
+    const { read, dag } = lispExpr ?? (await readJsonlAgain(journal, given));
     const quoted = await quoteLines(chunksOf(journal), linesToQuote(report, read.lines));
     const { events, lines } = read;
     return buildJournalView({ file: journal.name, report, dag, events, lines }, quoted, wasm);
@@ -127,6 +133,14 @@ async function gatherView(
     if (!(error instanceof JournalError)) throw error;
     return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
   }
+}
+
+async function readJsonlAgain(
+  journal: File,
+  given: { dag: Dag; name: string } | null,
+): Promise<ChosenJournal> {
+  const read = readJsonlJournal(await bytesOf(journal), journal.name);
+  return { read, dag: chooseDag(journal.name, read.dag, given, false) };
 }
 
 async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {

@@ -12,6 +12,7 @@ import type { JournalView } from "../report/journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
 import { UsageError } from "./command.js";
 import { type AuditedJournal, engineNamed } from "./engine.js";
+import { writeFailureReason } from "./file-sink.js";
 import { packageVersion } from "./version.js";
 
 export interface AuditHtmlOptions {
@@ -51,7 +52,7 @@ export async function writeAuditHtml(
   try {
     writeFileSync(target, html);
   } catch (error) {
-    throw new JournalError(target, `cannot write the HTML report: ${writeFailure(error)}`);
+    throw new JournalError(target, `cannot write the HTML report: ${writeFailureReason(error)}`);
   }
 }
 
@@ -69,17 +70,4 @@ function refuseToOverwriteAnInput(target: string, inputs: readonly (string | und
       );
     }
   }
-}
-
-const WRITE_FAILURES: Readonly<Record<string, string>> = {
-  ENOENT: "no such directory",
-  EACCES: "permission denied",
-  EISDIR: "it is a directory",
-  EROFS: "read-only file system",
-  ENOSPC: "no space left on the device",
-};
-
-function writeFailure(error: unknown): string {
-  const { code, message } = error as NodeJS.ErrnoException;
-  return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
 }

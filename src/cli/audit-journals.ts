@@ -5,11 +5,13 @@
  * Unreadable journals are reported in their turn and do not stop the others.
  */
 import { availableParallelism } from "node:os";
+import { readDagFile } from "../journal/index.js";
+import { passes } from "../report/verdict.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
 import { AuditTally } from "./audit-tally.js";
 import type { CliOutput } from "./command.js";
-import { type AuditedJournal, type EngineName, readDagFileOnce } from "./engine.js";
+import type { AuditedJournal, EngineName } from "./engine.js";
 import {
   type FileAuditor,
   type FileAuditorOptions,
@@ -19,7 +21,6 @@ import {
 import type { JournalInput } from "./journal-inputs.js";
 import type { JournalOutcome } from "./journal-outcome.js";
 import { ProgressBar, type ProgressTerminal } from "./progress-bar.js";
-import { passes } from "./render-text.js";
 
 export interface AuditJournalsOptions {
   readonly engine: EngineName;
@@ -45,7 +46,7 @@ export async function auditJournals(
   output: CliOutput,
 ): Promise<AuditedJournals> {
   // A DAG file that cannot be read is one error, not the same error once per journal.
-  if (options.dagPath !== undefined) readDagFileOnce(options.dagPath);
+  if (options.dagPath !== undefined) readDagFile(options.dagPath);
   const auditorOptions: FileAuditorOptions = { engine: options.engine, dagPath: options.dagPath };
   const inProcess = new InProcessAuditor(auditorOptions);
   const workers = workerCount(inputs, options);

@@ -26,7 +26,6 @@ export class AuditPool implements FileAuditor {
   private readonly running = new Map<Worker, Task>();
   private readonly queue: Task[] = [];
   private queueStart = 0;
-  private nextId = 0;
 
   constructor(size: number, options: FileAuditorOptions) {
     const workerData: AuditWorkerData = options;
@@ -60,11 +59,7 @@ export class AuditPool implements FileAuditor {
         this.queueStart = 0;
       }
       this.running.set(worker, task);
-      const request: AuditRequest = {
-        id: this.nextId++,
-        path: task.path,
-        progress: task.onProgress !== undefined,
-      };
+      const request: AuditRequest = { path: task.path, progress: task.onProgress !== undefined };
       worker.postMessage(request);
     }
   }

@@ -15,22 +15,22 @@ port.on("message", (request: AuditRequest) => {
   void audit(request).then((reply) => port.postMessage(reply satisfies AuditReply));
 });
 
-async function audit({ id, path, progress }: AuditRequest): Promise<AuditReply> {
+async function audit({ path, progress }: AuditRequest): Promise<AuditReply> {
   let reportedAt = Number.NEGATIVE_INFINITY;
   const onProgress = (bytes: number, events: number | null) => {
     const now = performance.now();
     if (now - reportedAt < PROGRESS_INTERVAL_MS) return;
     reportedAt = now;
-    port?.postMessage({ id, kind: "progress", bytes, events } satisfies AuditReply);
+    port?.postMessage({ kind: "progress", bytes, events } satisfies AuditReply);
   };
   try {
     const outcome = await auditFileOutcome(path, {
       ...options,
       onProgress: progress ? onProgress : undefined,
     });
-    return { id, kind: "done", outcome };
+    return { kind: "done", outcome };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    return { id, kind: "failed", message };
+    return { kind: "failed", message };
   }
 }

@@ -1,3 +1,4 @@
+import { passes } from "../report/verdict.js";
 import { writeAuditHtml } from "./audit-html.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
@@ -13,7 +14,6 @@ import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
 import { journalInputs, STDIN_ARGUMENT, STDIN_NAME } from "./journal-inputs.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
-import { passes } from "./render-text.js";
 
 const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
                        [--strict] [--jobs N] [--quiet] [--engine NAME] [--html FILE]

@@ -7,10 +7,13 @@
 import { statSync } from "node:fs";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
-import { parseDagFile } from "../journal/dag-file.js";
-import { isLispExprJournal, type ReadJournalOptions, readJournalFile } from "../journal/index.js";
-import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
-import type { Dag } from "../model/dag.js";
+import {
+  isLispExprJournal,
+  type ReadJournalOptions,
+  readDagFile,
+  readJournalFile,
+} from "../journal/index.js";
+import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Report } from "../model/report.js";
 
 export type { EngineName } from "../engine.js";
@@ -70,7 +73,7 @@ export async function auditJsonlStream(
 ): Promise<AuditRun> {
   const engine = await engineNamed(options.engine);
   const { dagPath, onProgress } = options;
-  const dag = dagPath === undefined ? null : readDagFileOnce(dagPath);
+  const dag = dagPath === undefined ? null : readDagFile(dagPath);
   const eventsSoFar =
     engine.name === "wasm" ? () => (engine as WasmEngine).eventsSoFar() : () => null;
   let bytesRead = 0;
@@ -80,23 +83,6 @@ export async function auditJsonlStream(
   });
   const report = await engine.auditBytes(dag, counted, { file, dagName: dagPath });
   return { file, report, bytesRead };
-}
-
-/**
- * The DAG files read so far, by path, size and modification time: auditing a thousand journals
- * against one `--dag` parses it once, and the engine, seeing the same DAG object, loads it into
- * the kernel once; a file changed since is read again.
- */
-const dagFiles = new Map<string, { readonly version: string; readonly dag: Dag }>();
-
-export function readDagFileOnce(path: string): Dag {
-  const stats = statSync(path, { throwIfNoEntry: false });
-  const version = stats === undefined ? "" : `${stats.size}:${stats.mtimeMs}`;
-  const known = dagFiles.get(path);
-  if (known !== undefined && version !== "" && known.version === version) return known.dag;
-  const dag = parseDagFile(readFileBytes(path), path);
-  dagFiles.set(path, { version, dag });
-  return dag;
 }
 
 async function* countingBytes(

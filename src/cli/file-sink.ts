@@ -6,6 +6,7 @@ const WRITE_FAILURES: Readonly<Record<string, string>> = {
   ENOENT: "no such directory",
   EACCES: "permission denied",
   EISDIR: "it is a directory",
+  EROFS: "read-only file system",
   ENOSPC: "no space left on the device",
 };
 
@@ -31,7 +32,11 @@ export async function openFileSink(path: string): Promise<FileSink> {
 }
 
 function writeFailure(path: string, error: unknown): JournalError {
+  return new JournalError(path, `cannot write: ${writeFailureReason(error)}`);
+}
+
+/** Why a write failed, in a person's words where the reason is a common one. */
+export function writeFailureReason(error: unknown): string {
   const { code, message } = error as NodeJS.ErrnoException;
-  const reason = (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
-  return new JournalError(path, `cannot write: ${reason}`);
+  return (code === undefined ? undefined : WRITE_FAILURES[code]) ?? message;
 }

@@ -1,9 +1,11 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import type { WasmEngine } from "../../bindings/index.js";
-import { gateViolation } from "../gate/journal-invariant-violation.js";
-import { parseDagFile } from "../journal/dag-file.js";
+import {
+  gateViolation,
+  type JournalInvariantViolation,
+} from "../gate/journal-invariant-violation.js";
 import { JournalError } from "../journal/errors.js";
-import { isLispExprJournal } from "../journal/index.js";
+import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import type { Report } from "../model/report.js";
 import {
@@ -59,11 +61,14 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
   }
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
-  const report =
+  const { report, violation } =
     values.snapshot === undefined
-      ? (await auditJournalFile(journal, { dagPath: values.dag, engine })).report
+      ? gated(
+          (await auditJournalFile(journal, { dagPath: values.dag, engine })).report,
+          journal,
+          values.strict,
+        )
       : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict);
-  const violation = gateViolation(report, journal, values.strict);
   if (violation !== null) {
     output.stdout(
       `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`,
@@ -76,6 +81,16 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   return ExitCode.conformant;
 }
 
+/** A report with the gate's verdict on it: null to resume, else why it refuses. */
+interface Gated {
+  readonly report: Report;
+  readonly violation: JournalInvariantViolation | null;
+}
+
+function gated(report: Report, journal: string, strict: boolean): Gated {
+  return { report, violation: gateViolation(report, journal, strict) };
+}
+
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
   journal: string,
@@ -83,7 +98,7 @@ async function auditWithSnapshot(
   dagPath: string | undefined,
   engineName: (typeof ENGINE_NAMES)[number],
   strict: boolean,
-): Promise<Report> {
+): Promise<Gated> {
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
   if (isLispExprJournal(journal))
     throw new UsageError("--snapshot works on JSONL journals", "gate");
@@ -94,7 +109,7 @@ async function auditWithSnapshot(
     );
   }
   const engine = (await engineNamed("wasm")) as WasmEngine;
-  const dag = dagPath === undefined ? null : parseDagFile(readFileBytes(dagPath), dagPath);
+  const dag = dagPath === undefined ? null : readDagFile(dagPath);
   const options = { file: journal, dagName: dagPath, snapshots: true, snapshotFile: snapshotPath };
   let auditor: ReturnType<WasmEngine["openAuditor"]>;
   if (existsSync(snapshotPath)) {
@@ -109,9 +124,9 @@ async function auditWithSnapshot(
     for await (const chunk of readFileChunks(journal)) auditor.write(chunk);
   }
   const snapshot = auditor.snapshot();
-  const report = auditor.finish();
-  if (gateViolation(report, journal, strict) === null) writeAtomically(snapshotPath, snapshot);
-  return report;
+  const result = gated(auditor.finish(), journal, strict);
+  if (result.violation === null) writeAtomically(snapshotPath, snapshot);
+  return result;
 }
 
 /** A reader never sees half a snapshot: write beside it, then rename over it. */

@@ -9,10 +9,10 @@ import {
   type InvariantsReport,
   type Report,
 } from "../model/report.js";
-import { STATUSES } from "../model/state.js";
 import { passes } from "../report/verdict.js";
 import {
   eventLocation as at,
+  finalCounts,
   illegalMeaning,
   integrityConsequence,
   plural,
@@ -74,7 +74,7 @@ function renderJournal({ file, report }: AuditedJournal, strict: boolean, style:
     lines.push(`${INDENT}${style.warn("!")} ${label("torn tail")}${where}: ${TORN_TAIL_MEANING}`);
   }
   lines.push(...illegalLines(report, style));
-  lines.push(finalLine(report));
+  lines.push(`${INDENT}${finalCounts(report)}`);
   return lines;
 }
 
@@ -125,14 +125,6 @@ function illegalLines({ legality }: Report, style: Style): string[] {
   );
   const more = legality.illegal - legality.first.length;
   return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
-}
-
-function finalLine(report: Report): string {
-  const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
-    (status) => `${report.final.counts[status]} ${status}`,
-  );
-  const when = report.integrity === null ? "final" : "final, before the integrity error";
-  return `${INDENT}${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
 }
 
 function label(text: string): string {

@@ -3,6 +3,7 @@
  * librecode runtime journal, anything else JSONL) and the DAG comes from `--dag` or the
  * journal's header.
  */
+import { statSync } from "node:fs";
 import type { Dag } from "../model/dag.js";
 import type { TornTail } from "../model/report.js";
 import { chooseDag } from "./choose-dag.js";
@@ -36,13 +37,32 @@ export function readJournalFile(path: string, options: ReadJournalOptions = {}):
   const given =
     options.dagPath === undefined
       ? null
-      : {
-          dag: parseDagFile(readFileBytes(options.dagPath), options.dagPath),
-          name: options.dagPath,
-        };
+      : { dag: readDagFile(options.dagPath), name: options.dagPath };
   const dag = chooseDag(path, journal.dag, given, isLispExprJournal(path));
   const { events, lines, tornTail } = journal;
   return { file: path, dag, events, lines, tornTail };
+}
+
+/**
+ * The DAG files read so far, by path, size and modification time: auditing a thousand journals
+ * against one `--dag` parses it once, and the engine, seeing the same DAG object, loads it into
+ * the kernel once; a file changed since is read again.
+ */
+const dagFiles = new Map<string, { readonly version: string; readonly dag: Dag }>();
+
+/**
+ * A DAG file (`--dag`), parsed once while it stays unchanged: the same `Dag` object for the same
+ * size and modification time. Errors are `parseDagFile`'s and `readFileBytes`'s. (Here rather than
+ * in dag-file.ts, which a browser page loads and so must not touch `node:fs`.)
+ */
+export function readDagFile(path: string): Dag {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  const version = stats === undefined ? "" : `${stats.size}:${stats.mtimeMs}`;
+  const known = dagFiles.get(path);
+  if (known !== undefined && version !== "" && known.version === version) return known.dag;
+  const dag = parseDagFile(readFileBytes(path), path);
+  dagFiles.set(path, { version, dag });
+  return dag;
 }
 
 /**

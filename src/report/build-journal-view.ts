@@ -7,15 +7,16 @@
  * Node states come from an engine's `replay`. The state of a node just before event k is the
  * replay of the events before k *that name it*, on a DAG of that node alone, because the fold
  * changes only the node an event names and reads only that node's state (DESIGN §3; the
- * integrity checks too look only at the event and its node). So each finding costs a scan of the
- * prefix and a replay of one node's events — not a replay of the whole prefix, which takes 2.5 s
- * on a 200 MB journal, nor a state of every node, which is 200 k objects in a large campaign.
+ * integrity checks too look only at the event and its node). So one scan of the prefix finds the
+ * events of every node the findings need, and each finding costs a replay of one node's events —
+ * not a replay of the whole prefix, which takes 2.5 s on a 200 MB journal, nor a state of every
+ * node, which is 200 k objects in a large campaign.
  */
 import type { Engine } from "../engine.js";
 import { type Dag, makeDag } from "../model/dag.js";
 import { UnparseableLine } from "../model/events.js";
 import { INVARIANT_NAMES, type Report } from "../model/report.js";
-import type { ModelState, NodeState } from "../model/state.js";
+import { type ModelState, type NodeState, nodeState } from "../model/state.js";
 import { dagView } from "./dag-view.js";
 import {
   type BrokenRule,
@@ -79,8 +80,10 @@ export function buildJournalView(
   const quote = (index: number): QuotedEvent =>
     quoteEvent(index, journal.lines?.[index], events[index], quotedLines);
   const findings: Finding[] = [];
-  for (const [index, broken] of brokenRulesByIndex(report)) {
-    findings.push(eventFinding(journal, index, broken, quote, engine));
+  const byIndex = brokenRulesByIndex(report);
+  const naming = eventsNamingIndex(journal, byIndex);
+  for (const [index, broken] of byIndex) {
+    findings.push(eventFinding(journal, index, broken, quote, engine, naming));
   }
   const final = engine.replay(dag, eventsJudged(report, events));
   const tamper = tamperFinding(report, final);
@@ -126,16 +129,13 @@ function eventFinding(
   broken: readonly BrokenRule[],
   quote: (index: number) => QuotedEvent,
   engine: Replayer,
+  naming: EventsNaming,
 ): EventFinding {
   const event = journal.events[index];
   const node = stringField(event, "id");
   const stopsHere = broken.some((rule) => rule.rule === "integrity");
-  const states = node === null ? null : nodeStatesAround(journal, index, node, stopsHere, engine);
-  const judgesSchedule = broken.some(
-    (rule) =>
-      (rule.rule === "invariant" && rule.name === "scheduleCorrect") ||
-      (rule.rule === "illegal" && rule.reason === "dependencies-not-proven"),
-  );
+  const states =
+    node === null ? null : nodeStatesAround(journal, index, node, stopsHere, engine, naming);
   const quoted: QuotedEvent[] = [];
   for (let i = Math.max(0, index - CONTEXT_EVENTS_BEFORE); i <= index; i++) quoted.push(quote(i));
   return {
@@ -151,8 +151,19 @@ function eventFinding(
     surfaceChange:
       states?.after == null ? null : surfaceChange(states.before.surface, states.after.surface),
     dependencies:
-      node !== null && judgesSchedule ? dependencyStatuses(journal, index, node, engine) : null,
+      node !== null && judgesSchedule(broken)
+        ? dependencyStatuses(journal.dag, index, node, engine, naming)
+        : null,
   };
+}
+
+/** Whether a finding lists the node's dependencies: it broke a rule about the schedule. */
+function judgesSchedule(broken: readonly BrokenRule[]): boolean {
+  return broken.some(
+    (rule) =>
+      (rule.rule === "invariant" && rule.name === "scheduleCorrect") ||
+      (rule.rule === "illegal" && rule.reason === "dependencies-not-proven"),
+  );
 }
 
 /**
@@ -165,9 +176,10 @@ function nodeStatesAround(
   node: string,
   stopsHere: boolean,
   engine: Replayer,
+  naming: EventsNaming,
 ): { before: NodeState; after: NodeState | null } | null {
   if (!dag.positionById.has(node)) return null;
-  const own = eventsNaming(events, index, node);
+  const own = naming(node, index);
   const before = replayNode(engine, node, own);
   if (stopsHere) return { before, after: null };
   return { before, after: replayNode(engine, node, [...own, events[index]]) };
@@ -180,23 +192,61 @@ function replayNode(engine: Replayer, id: string, own: readonly unknown[]): Node
   return engine.replay(solo.dag, own).nodes[0] as NodeState;
 }
 
-/** The events before `index` that name `node`: all that its state just before `index` depends on. */
-function eventsNaming(events: readonly unknown[], index: number, node: string): unknown[] {
-  const own: unknown[] = [];
-  for (let i = 0; i < index; i++) if (stringField(events[i], "id") === node) own.push(events[i]);
-  return own;
+/**
+ * The events before `index` that name node `id`: all that its state just before `index` depends
+ * on. Only for the ids `eventsNamingIndex` was asked about.
+ */
+type EventsNaming = (id: string, index: number) => unknown[];
+
+/**
+ * One scan of the events before the last finding, keeping where each node a finding replays is
+ * named: a finding's own node and the dependencies it lists.
+ */
+function eventsNamingIndex(
+  { dag, events }: ReadJournal,
+  byIndex: ReadonlyMap<number, readonly BrokenRule[]>,
+): EventsNaming {
+  const indicesById = new Map<string, number[]>();
+  let end = 0;
+  for (const [index, broken] of byIndex) {
+    end = Math.max(end, index);
+    const node = stringField(events[index], "id");
+    if (node === null) continue;
+    indicesById.set(node, []);
+    if (judgesSchedule(broken)) {
+      for (const id of listedDependencies(dag, node)) indicesById.set(id, []);
+    }
+  }
+  for (let i = 0; i < end; i++) {
+    const id = stringField(events[i], "id");
+    if (id !== null) indicesById.get(id)?.push(i);
+  }
+  return (id, index) => {
+    const own: unknown[] = [];
+    for (const i of indicesById.get(id) ?? []) {
+      if (i >= index) break;
+      own.push(events[i]);
+    }
+    return own;
+  };
+}
+
+/** The dependencies of `node` a finding lists: each once, at most `DEPENDENCIES_LISTED_MAX`. */
+function listedDependencies(dag: Dag, node: string): string[] {
+  const deps = [...new Set(dag.nodes[dag.positionById.get(node) as number]?.deps ?? [])];
+  return deps.slice(0, DEPENDENCIES_LISTED_MAX);
 }
 
 function dependencyStatuses(
-  { dag, events }: ReadJournal,
+  dag: Dag,
   index: number,
   node: string,
   engine: Replayer,
+  naming: EventsNaming,
 ): EventFinding["dependencies"] {
-  const deps = [...new Set(dag.nodes[dag.positionById.get(node) as number]?.deps ?? [])];
-  return deps.slice(0, DEPENDENCIES_LISTED_MAX).map((id) => ({
+  return listedDependencies(dag, node).map((id) => ({
     id,
-    status: replayNode(engine, id, eventsNaming(events, index, id)).status,
+    status: replayNode(engine, id, naming(id, index)).status,
   }));
 }
 
@@ -204,8 +254,7 @@ function tamperFinding(report: Report, final: ModelState): TamperFinding | null 
   const verdict = report.invariants.tamperEvident;
   if (verdict.holds) return null;
   const nodes = verdict.nodes.map((id) => {
-    const position = final.dag.positionById.get(id);
-    const state = position === undefined ? undefined : final.nodes[position];
+    const state = nodeState(final, id);
     return { id, final: state === undefined ? null : viewOfNodeState(state) };
   });
   return { kind: "tamper", nodes };

@@ -4,7 +4,13 @@
  * (journal-view.ts has the bounds).
  */
 import { dagLayers } from "../model/dag.js";
-import { type ModelState, type NodeState, STATUSES, type Status } from "../model/state.js";
+import {
+  type ModelState,
+  type NodeState,
+  nodeState,
+  STATUSES,
+  type Status,
+} from "../model/state.js";
 import {
   DAG_NODES_DRAWN_MAX,
   type DagView,
@@ -15,8 +21,7 @@ import {
 
 export function dagView(final: ModelState, beforeIntegrityError: boolean): DagView {
   const { dag } = final;
-  const statusOf = (id: string): Status =>
-    (final.nodes[dag.positionById.get(id) as number] as NodeState).status;
+  const statusOf = (id: string): Status => (nodeState(final, id) as NodeState).status;
   const layers = dagLayers(dag);
   if (dag.nodes.length > DAG_NODES_DRAWN_MAX) {
     return summarised(layers, statusOf, dag.nodes.length, beforeIntegrityError);

@@ -6,14 +6,20 @@
  * (no Node APIs), so a browser page renders the same view.
  */
 import { INVARIANT_NAMES, type Report } from "../model/report.js";
-import { STATUSES } from "../model/state.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
 import type { DagView, Finding, JournalView } from "./journal-view.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
 import { renderFinding } from "./render-finding.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
-import { eventLocation, plural, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
+import {
+  eventLocation,
+  finalCounts,
+  plural,
+  WHY_BROKEN,
+  WHY_ILLEGAL,
+  WHY_TAMPERED,
+} from "./wording.js";
 
 export interface HtmlReportOptions {
   /** Whether a journal passes only when strictly conformant (the CLI's `--strict`). */
@@ -127,14 +133,6 @@ function renderJournal(view: JournalView, position: number, strict: boolean): st
 ${renderVerdictChips(report)}
 ${body}
 </section>`;
-}
-
-function finalCounts(report: Report): string {
-  const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
-    (status) => `${report.final.counts[status]} ${status}`,
-  );
-  const when = report.integrity === null ? "final" : "final, before the integrity error";
-  return `${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
 }
 
 /** One chip per check: integrity, the six invariants, legality, and a torn tail if there is one. */

@@ -4,6 +4,8 @@
  * Pure: no Node APIs, so a browser page can render with it too.
  */
 import type { StepInvariantName } from "../model/invariants.js";
+import type { Report } from "../model/report.js";
+import { STATUSES } from "../model/state.js";
 import type { IllegalityReason } from "../model/transitions.js";
 
 /** Why a step invariant broke at the event its verdict names, said of that event's node. */
@@ -51,4 +53,13 @@ export function eventLocation(index: number, line: number | undefined): string {
 
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? "" : "s"}`;
+}
+
+/** The final status counts, e.g. `final: 3 proven, 1 queued`, or those before an integrity error. */
+export function finalCounts(report: Report): string {
+  const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
+    (status) => `${report.final.counts[status]} ${status}`,
+  );
+  const when = report.integrity === null ? "final" : "final, before the integrity error";
+  return `${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
 }
