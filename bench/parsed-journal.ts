@@ -5,7 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { readJsonlJournal } from "../src/journal/jsonl.js";
+import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/model/dag.js";
 
 export interface ParsedJournal {
@@ -26,7 +26,7 @@ export async function readParsedJournal(path: string): Promise<ParsedJournal> {
     lineNumber += 1;
     if (line.length === 0) continue;
     if (dag === null) {
-      dag = readJsonlJournal(new TextEncoder().encode(line), path).dag;
+      dag = readJsonlHeader(new TextEncoder().encode(line), path);
       if (dag === null) throw new Error(`${path}: the journal has no header`);
       continue;
     }

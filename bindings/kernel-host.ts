@@ -4,7 +4,7 @@
  * limit codes into errors, and the copy of bytes into its line buffer.
  */
 import { JournalError } from "../src/journal/errors.js";
-import { readJsonlJournal } from "../src/journal/jsonl.js";
+import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/model/dag.js";
 import type { NodeState } from "../src/model/state.js";
 import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
@@ -33,7 +33,7 @@ export class KernelHost {
   headerDag(firstLine: Uint8Array, file: string): Dag | null {
     if (this.lastHeader !== null && sameBytes(this.lastHeader.line, firstLine))
       return this.lastHeader.dag;
-    const dag = readJsonlJournal(firstLine, file).dag;
+    const dag = readJsonlHeader(firstLine, file);
     if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
     return dag;
   }

@@ -10,7 +10,7 @@ import { chooseDag } from "./choose-dag.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";
 import type { Journal } from "./journal.js";
-import { readJsonlJournal } from "./jsonl.js";
+import { readJsonlHeader, readJsonlJournal } from "./jsonl.js";
 import { readLispExprJournal } from "./lisp-expr.js";
 import { readFileBytes } from "./read-file-bytes.js";
 
@@ -76,7 +76,7 @@ export function readDagOf(path: string): Dag {
     throw new JournalError(path, detail);
   }
   const bytes = readFileBytes(path);
-  return readJsonlJournal(bytes, path).dag ?? parseDagFile(bytes, path);
+  return readJsonlHeader(bytes, path) ?? parseDagFile(bytes, path);
 }
 
 function readJournal(path: string): Journal {

@@ -68,6 +68,20 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
   return { dag, events, lines, tornTail };
 }
 
+/**
+ * The DAG of the journal's header (rule 4), reading no line past the first non-blank one; null
+ * when that line is no header. Header errors are `readJsonlJournal`'s.
+ */
+export function readJsonlHeader(bytes: Uint8Array, file: string): Dag | null {
+  for (const line of splitLines(bytes)) {
+    if (isBlankLine(line.bytes)) continue;
+    const parsed = parseLine(line.bytes);
+    if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
+    return headerDag(parsed.value, { file, text: parsed.text, firstLine: line.number });
+  }
+  return null;
+}
+
 function* splitLines(bytes: Uint8Array): Generator<RawLine> {
   let number = 1;
   let offset = 0;
