@@ -5,46 +5,16 @@
  * generated journals of js-auditor.test.ts rarely spell the grammar's corners (`1.`, `-01`,
  * `[1,]`, lone escapes, 100 000 opening brackets); the suite spells them all.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import { dagOf } from "../support/fixtures.js";
+import { oneLineSuiteFiles, PLACEMENTS } from "../support/json-test-suite.js";
 import { chunked } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf } from "../support/outcome.js";
 
-const SUITE = join(import.meta.dirname, "../../../shared/testdata/JSONTestSuite/test_parsing");
-const LF = 0x0a;
-
 /** The files that fit on one line (a final line feed is taken as the line end). */
-const files = readdirSync(SUITE)
-  .filter((name) => name.endsWith(".json"))
-  .sort()
-  .map((name) => {
-    const bytes = new Uint8Array(readFileSync(join(SUITE, name)));
-    const lf = bytes.indexOf(LF);
-    return { name, bytes: lf === bytes.length - 1 ? bytes.subarray(0, lf) : bytes };
-  })
-  .filter(({ bytes }) => !bytes.includes(LF));
-
-const encode = (text: string) => new TextEncoder().encode(text);
-const concat = (...parts: Uint8Array[]) => {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
-};
-const EVENT = encode('{"kind":"dispatched","id":"A"}\n');
-const PLACEMENTS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
-  "as an extra field's value": (bytes) =>
-    concat(encode('{"kind":"dispatched","id":"A","x":'), bytes, encode("}\n")),
-  "as a line of its own": (bytes) => concat(EVENT, bytes, encode("\n")),
-  "as an unterminated final line": (bytes) => concat(EVENT, bytes),
-};
+const files = oneLineSuiteFiles();
 
 describe("JSONTestSuite, JsAuditor vs reference", () => {
   it("has the suite's files, the deeply nested ones included", () => {

@@ -4,6 +4,7 @@ import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { SNAPSHOT_MAGIC } from "../../bindings/snapshot-format.js";
 import { referenceEngine } from "../../src/engine.js";
 import { makeDag } from "../../src/model/dag.js";
+import { concatBytes } from "../support/bytes.js";
 import { jsonlJournalArbitrary } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf } from "../support/outcome.js";
 
@@ -21,16 +22,6 @@ const journal = encoder.encode(
 const appended = encoder.encode(
   '{"kind":"gate-checked","id":"A","result":"pass"}\n{"kind":"dispatched","id":"B"}\n',
 );
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
-}
 
 function snapshotOf(bytes: Uint8Array): Uint8Array {
   const auditor = engine.openAuditor(null, { snapshots: true });
@@ -72,14 +63,14 @@ describe("snapshot and resume", () => {
 
   it("audits only the appended bytes, and a resumed auditor snapshots again", async () => {
     const first = snapshotOf(journal);
-    const resumed = await engine.resume(first, concat(journal, appended));
+    const resumed = await engine.resume(first, concatBytes(journal, appended));
     const second = resumed.snapshot();
     expect(resumed.finish()).toEqual(
-      await referenceEngine.auditBytes(null, concat(journal, appended)),
+      await referenceEngine.auditBytes(null, concatBytes(journal, appended)),
     );
-    const again = await engine.resume(second, concat(journal, appended));
+    const again = await engine.resume(second, concatBytes(journal, appended));
     expect(again.finish()).toEqual(
-      await referenceEngine.auditBytes(null, concat(journal, appended)),
+      await referenceEngine.auditBytes(null, concatBytes(journal, appended)),
     );
   });
 
@@ -87,7 +78,7 @@ describe("snapshot and resume", () => {
     const snapshot = snapshotOf(journal);
     const changed = journal.slice();
     changed[changed.indexOf(0x41, header.length)] = 0x42; // the first event's "A" becomes "B"
-    expect(await refusal(snapshot, concat(changed, appended))).toMatch(
+    expect(await refusal(snapshot, concatBytes(changed, appended))).toMatch(
       /first \d+ bytes are not the ones it covers/,
     );
   });
@@ -103,7 +94,7 @@ describe("snapshot and resume", () => {
     const snapshot = new TextDecoder().decode(snapshotOf(journal));
     const tampered = snapshot.replace('"headerPending":false', '"headerPending":true');
     expect(tampered).not.toBe(snapshot);
-    expect(await refusal(encoder.encode(tampered), concat(journal, appended))).toMatch(
+    expect(await refusal(encoder.encode(tampered), concatBytes(journal, appended))).toMatch(
       /checksum does not match/,
     );
   });
@@ -117,7 +108,7 @@ describe("snapshot and resume", () => {
       Math.floor(snapshot.length / 2),
       snapshot.length - 1,
     ]) {
-      expect(await refusal(snapshot.subarray(0, length), concat(journal, appended))).toMatch(
+      expect(await refusal(snapshot.subarray(0, length), concatBytes(journal, appended))).toMatch(
         /refusing the snapshot/,
       );
     }
@@ -136,7 +127,7 @@ describe("snapshot and resume", () => {
     const other = encoder.encode(
       `${header}{"kind":"dispatched","id":"A"}\n{"kind":"skipped","id":"B"}\n{"kind":"landed","id":"A"}\n`,
     );
-    expect(await refusal(snapshotOf(other), concat(journal, appended))).toMatch(
+    expect(await refusal(snapshotOf(other), concatBytes(journal, appended))).toMatch(
       /not the ones it covers/,
     );
     const made = makeDag([{ id: "X", deps: [] }]);

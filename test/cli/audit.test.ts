@@ -8,6 +8,7 @@ import {
   REPO_ROOT,
   statefold,
   statefoldInProcess,
+  tempFile,
   tempFiles,
 } from "./cli-process.js";
 
@@ -61,7 +62,7 @@ describe("statefold audit", () => {
       ...PROVE_A,
       ...Array.from({ length: 12 }, () => event("landed", "A")),
     ];
-    const journal = join(tempFiles({ "j.jsonl": `${lines.join("\n")}\n` }), "j.jsonl");
+    const journal = tempFile("j.jsonl", `${lines.join("\n")}\n`);
     const { report } = await auditJson(journal);
     expect(report.legality.illegal).toBe(12);
     expect(report.legality.first).toHaveLength(10);
@@ -92,7 +93,7 @@ describe("statefold audit", () => {
         'node "B" is discharged but never landed',
       ],
     ])("%s", async (reason, bad, message) => {
-      const journal = join(tempFiles({ "j.jsonl": `${journalWith(bad)}\n` }), "j.jsonl");
+      const journal = tempFile("j.jsonl", `${journalWith(bad)}\n`);
       const { code, report } = await auditJson(journal);
       expect(code).toBe(1);
       expect(report.integrity).toEqual({ index: 3, line: 8, reason, message });
@@ -139,7 +140,7 @@ describe("statefold audit", () => {
   });
 
   it("applies --dag to a journal without a header", async () => {
-    const journal = join(tempFiles({ "j.jsonl": `${PROVE_A.join("\n")}\n` }), "j.jsonl");
+    const journal = tempFile("j.jsonl", `${PROVE_A.join("\n")}\n`);
     expect(
       (await statefoldInProcess(["audit", journal, "--dag", "examples/diamond.dag.json"])).code,
     ).toBe(0);

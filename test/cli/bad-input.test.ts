@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Report } from "../../src/model/report.js";
-import { expectCleanFailure, headerLine, statefold, tempFiles } from "./cli-process.js";
+import { expectCleanFailure, headerLine, statefold, tempFile, tempFiles } from "./cli-process.js";
 
 const DAG = "examples/diamond.dag.json";
 
 function journal(content: string | Uint8Array, name = "j.jsonl"): string {
-  return join(tempFiles({ [name]: content }), name);
+  return tempFile(name, content);
 }
 
 async function auditReport(

@@ -79,6 +79,11 @@ export function tempFiles(files: Readonly<Record<string, string | Uint8Array>>):
   return dir;
 }
 
+/** A file of that name and content in a fresh temp directory (see tempFiles): its path. */
+export function tempFile(name: string, content: string | Uint8Array): string {
+  return join(tempFiles({ [name]: content }), name);
+}
+
 export const DIAMOND_NODES = [
   { id: "A", deps: [] },
   { id: "B", deps: ["A"] },

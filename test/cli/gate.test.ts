@@ -1,29 +1,9 @@
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { gateCommand } from "../../src/cli/gate.js";
-import { type CliRun, tempFiles } from "./cli-process.js";
+import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
 
-async function gate(...args: string[]): Promise<CliRun> {
-  let stdout = "";
-  let stderr = "";
-  let code: number | null;
-  try {
-    code = await gateCommand.run(args, {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      colour: false,
-    });
-  } catch (error) {
-    stderr += (error as Error).message;
-    code = 2;
-  }
-  return { code, stdout, stderr };
-}
+const gate = (...args: string[]): Promise<CliRun> => statefoldInProcess(["gate", ...args]);
 
 const HEADER =
   '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]},{"id":"B","deps":["A"]},{"id":"C","deps":["B"]}]}}\n';

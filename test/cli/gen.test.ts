@@ -6,7 +6,13 @@ import type { InjectedFault } from "../../src/generate/faults.js";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import type { Report } from "../../src/model/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
-import { expectCleanFailure, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
+import {
+  expectCleanFailure,
+  statefold,
+  statefoldInProcess,
+  tempFile,
+  tempFiles,
+} from "./cli-process.js";
 
 const CAMPAIGN = ["--nodes", "25", "--events", "500", "--seed", "3"];
 
@@ -41,7 +47,7 @@ describe("statefold gen", () => {
     const onInjected = (fault: InjectedFault) => injected.push(fault);
     expect(run.stdout).toBe([...syntheticJournal({ campaign, faults, onInjected })].join(""));
     expect(injected).toHaveLength(count);
-    const file = join(tempFiles({ "j.jsonl": run.stdout }), "j.jsonl");
+    const file = tempFile("j.jsonl", run.stdout);
     const audit = await statefoldInProcess(["audit", "--format", "json", file]);
     const report = JSON.parse(audit.stdout) as Report;
     expectReportOfFaults(report, injected, eventsIn(run.stdout));

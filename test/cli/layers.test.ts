@@ -1,15 +1,13 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   expectCleanFailure,
   headerLine,
   statefold,
   statefoldInProcess,
-  tempFiles,
+  tempFile,
 } from "./cli-process.js";
 
-const dagFile = (nodes: unknown[]) =>
-  join(tempFiles({ "dag.json": JSON.stringify({ nodes }) }), "dag.json");
+const dagFile = (nodes: unknown[]) => tempFile("dag.json", JSON.stringify({ nodes }));
 
 describe("statefold layers", () => {
   it("prints the Kahn layers of a DAG file, one layer per line", async () => {
@@ -23,10 +21,7 @@ describe("statefold layers", () => {
       { id: "x", deps: [] },
       { id: "y", deps: ["x"] },
     ];
-    const file = join(
-      tempFiles({ "j.jsonl": `${headerLine(nodes)}\n{"kind":"dispatched","id":"x"}\n` }),
-      "j.jsonl",
-    );
+    const file = tempFile("j.jsonl", `${headerLine(nodes)}\n{"kind":"dispatched","id":"x"}\n`);
     expect(JSON.parse((await statefoldInProcess(["layers", file])).stdout)).toEqual({
       layers: [["x"], ["y"]],
     });

@@ -1,11 +1,10 @@
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   expectCleanFailure,
   headerLine,
   statefold,
   statefoldInProcess,
-  tempFiles,
+  tempFile,
 } from "./cli-process.js";
 
 describe("statefold replay", () => {
@@ -73,7 +72,7 @@ describe("statefold replay", () => {
       ...ids.map((id) => JSON.stringify({ kind: "landed", id })),
       escapedDispatch,
     ];
-    const file = join(tempFiles({ "ids.jsonl": `${lines.join("\n")}\n` }), "ids.jsonl");
+    const file = tempFile("ids.jsonl", `${lines.join("\n")}\n`);
     const run = await statefoldInProcess(["replay", file]);
     expect(run.code).toBe(0);
     const nodes = (JSON.parse(run.stdout) as { nodes: { id: string; status: string }[] }).nodes;

@@ -10,6 +10,7 @@ import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import type { Dag, Report } from "../../src/model/index.js";
 import { mustMakeDag } from "../support/arbitraries.js";
+import { encode } from "../support/bytes.js";
 import {
   chainDagArbitrary,
   chainLogArbitrary,
@@ -38,7 +39,6 @@ beforeAll(async () => {
   engines = await loadFlavours();
 });
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const TERMINATED: JsonlJournalOptions = { header: false, bom: false, tail: "terminated" };
 
 /**

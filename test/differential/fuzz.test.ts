@@ -8,6 +8,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
 import type { Dag } from "../../src/model/index.js";
+import { concatBytes, encode } from "../support/bytes.js";
 import { dagOf } from "../support/fixtures.js";
 import {
   type Chunking,
@@ -28,8 +29,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await watchdog?.stop();
 });
-
-const encode = (text: string) => new TextEncoder().encode(text);
 
 async function expectSameAsReference(dag: Dag | null, bytes: Uint8Array, chunking: Chunking) {
   const expected = await asyncOutcomeOf(() => referenceEngine.auditBytes(dag, bytes));
@@ -103,15 +102,7 @@ const randomJournalBytesArbitrary: fc.Arbitrary<Uint8Array> = fc
     ),
     { maxLength: 300 },
   )
-  .map((parts) => {
-    const bytes = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      bytes.set(part, at);
-      at += part.length;
-    }
-    return bytes;
-  });
+  .map((parts) => concatBytes(...parts));
 
 type Mutation =
   | { readonly op: "flip"; readonly at: number; readonly bit: number }
@@ -152,28 +143,18 @@ function mutate(bytes: Uint8Array, mutation: Mutation): Uint8Array {
       return flipped;
     }
     case "insert":
-      return concat(before, mutation.bytes, bytes.subarray(at));
+      return concatBytes(before, mutation.bytes, bytes.subarray(at));
     case "delete":
-      return concat(before, bytes.subarray(at + mutation.length));
+      return concatBytes(before, bytes.subarray(at + mutation.length));
     case "truncate":
       return bytes.slice(0, at);
     case "duplicate":
-      return concat(bytes.subarray(0, at + mutation.length), bytes.subarray(at));
+      return concatBytes(bytes.subarray(0, at + mutation.length), bytes.subarray(at));
     default: {
       const unreachable: never = mutation;
       return unreachable;
     }
   }
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
 }
 
 describe("fuzzing, WASM under a watchdog vs reference", () => {
@@ -213,7 +194,7 @@ describe("fuzzing, WASM under a watchdog vs reference", () => {
         fc.nat(),
         chunkingArbitrary,
         async (first, second, cut, resume, chunking) => {
-          const bytes = concat(
+          const bytes = concatBytes(
             first.bytes.subarray(0, cut % (first.bytes.length + 1)),
             second.bytes.subarray(resume % (second.bytes.length + 1)),
           );

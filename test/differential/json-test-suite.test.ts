@@ -5,62 +5,18 @@
  * verdict is JSON.parse's over strict UTF-8 (the suite's README). The deeply nested files are in:
  * the kernel's scanner must not recurse per level.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import type { Report } from "../../src/model/index.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
+import { oneLineSuiteFiles, PLACEMENTS } from "../support/json-test-suite.js";
 import { chunked } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf, type Outcome } from "../support/outcome.js";
 
-const SUITE = join(import.meta.dirname, "../../../shared/testdata/JSONTestSuite/test_parsing");
-const LF = 0x0a;
-
-interface SuiteFile {
-  readonly name: string;
-  readonly bytes: Uint8Array;
-}
-
-/**
- * The files that fit on one JSONL line: those without a line feed, and those whose only line feed
- * is their last byte, taken without it (it is a line end, not JSON content, in either reading).
- */
-function suiteFiles(): SuiteFile[] {
-  return readdirSync(SUITE)
-    .filter((name) => name.endsWith(".json"))
-    .sort()
-    .map((name) => {
-      const bytes = new Uint8Array(readFileSync(join(SUITE, name)));
-      const lf = bytes.indexOf(LF);
-      return { name, bytes: lf === bytes.length - 1 ? bytes.subarray(0, lf) : bytes };
-    })
-    .filter(({ bytes }) => !bytes.includes(LF));
-}
-
-const files = suiteFiles();
+const files = oneLineSuiteFiles();
 const dag = dagOf(["A"]);
-const encode = (text: string) => new TextEncoder().encode(text);
-const concat = (...parts: Uint8Array[]) => {
-  const all = new Uint8Array(parts.reduce((sum, part) => sum + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return all;
-};
-const EVENT = encode('{"kind":"dispatched","id":"A"}\n');
-
-/** The ways a file's bytes stand in a journal. */
-const PLACEMENTS: Record<string, (bytes: Uint8Array) => Uint8Array> = {
-  "as an extra field's value": (bytes) =>
-    concat(encode('{"kind":"dispatched","id":"A","x":'), bytes, encode("}\n")),
-  "as a line of its own": (bytes) => concat(EVENT, bytes, encode("\n")),
-  "as an unterminated final line": (bytes) => concat(EVENT, bytes),
-};
 
 let engines: readonly WasmEngine[];
 beforeAll(async () => {

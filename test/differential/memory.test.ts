@@ -23,6 +23,7 @@ import {
   SURFACE_PATHS,
   wellFormedEventArbitrary,
 } from "../support/arbitraries.js";
+import { encode } from "../support/bytes.js";
 import { FLAVOURS } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
 import {
@@ -35,7 +36,6 @@ import {
 } from "../support/jsonl-encoding.js";
 import { runOps } from "../support/run-ops.js";
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const MiB = 2 ** 20;
 
 /** The log without the events the fold would stop at, so every event of a long log is audited. */

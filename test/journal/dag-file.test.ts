@@ -1,18 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { dagFromJson, parseDagFile } from "../../src/journal/dag-file.js";
 import { JournalError } from "../../src/journal/errors.js";
+import { encode } from "../support/bytes.js";
+import { errorThrownBy } from "../support/outcome.js";
 
-const encode = (text: string) => new TextEncoder().encode(text);
-
-function dagError(text: string | Uint8Array): JournalError {
-  try {
-    parseDagFile(typeof text === "string" ? encode(text) : text, "dag.json");
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a JournalError");
-}
+const dagError = (text: string | Uint8Array): JournalError =>
+  errorThrownBy(JournalError, () =>
+    parseDagFile(typeof text === "string" ? encode(text) : text, "dag.json"),
+  );
 
 /** A pretty-printed DAG file, one node per line from line 3. */
 const dagFile = (...nodes: string[]) => `{\n  "nodes": [\n    ${nodes.join(",\n    ")}\n  ]\n}\n`;

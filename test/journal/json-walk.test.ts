@@ -3,8 +3,8 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeCharacterAt, jsonValueOffset, walkJson } from "../../src/journal/json-walk.js";
+import { JSON_TEST_SUITE } from "../support/json-test-suite.js";
 
-const SUITE = join(import.meta.dirname, "../../../shared/testdata/JSONTestSuite/test_parsing");
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function acceptedByJsonParse(text: string): boolean {
@@ -18,12 +18,12 @@ function acceptedByJsonParse(text: string): boolean {
 
 describe("walkJson", () => {
   it("accepts exactly what JSON.parse accepts on every JSONTestSuite file", () => {
-    const files = readdirSync(SUITE);
+    const files = readdirSync(JSON_TEST_SUITE);
     expect(files.length).toBeGreaterThan(300);
     const disagreements = files.filter((name) => {
       let text: string;
       try {
-        text = strictUtf8.decode(readFileSync(join(SUITE, name)));
+        text = strictUtf8.decode(readFileSync(join(JSON_TEST_SUITE, name)));
       } catch {
         return false; // not UTF-8: no text to walk
       }

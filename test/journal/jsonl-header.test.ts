@@ -23,7 +23,7 @@ describe("readJsonlHeader", () => {
   });
 
   it("is null when the first non-blank line is an event, unparseable, or absent", () => {
-    for (const text of ['{"kind":"dispatched","id":"A"}\n' + HEADER, "not json\n", "\n \n", ""]) {
+    for (const text of [`{"kind":"dispatched","id":"A"}\n${HEADER}`, "not json\n", "\n \n", ""]) {
       expect(readJsonlHeader(bytesOf(text), "j.jsonl"), text).toBeNull();
     }
   });

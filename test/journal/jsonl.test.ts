@@ -4,8 +4,9 @@ import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { audit, type Dag, UnparseableLine } from "../../src/model/index.js";
 import { AWKWARD_NODE_IDS, dagArbitrary, rawLogArbitrary } from "../support/arbitraries.js";
+import { encode } from "../support/bytes.js";
+import { errorThrownBy } from "../support/outcome.js";
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const bytesOf = (...parts: (string | number[])[]) =>
   Uint8Array.from(parts.flatMap((part) => (typeof part === "string" ? [...encode(part)] : part)));
 const read = (text: string) => readJsonlJournal(encode(text), "j.jsonl");
@@ -17,15 +18,7 @@ const DAG_NODES = [
 const HEADER = JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: DAG_NODES } });
 const dispatched = (id: string) => JSON.stringify({ kind: "dispatched", id });
 
-function readError(text: string): JournalError {
-  try {
-    read(text);
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a JournalError");
-}
+const readError = (text: string): JournalError => errorThrownBy(JournalError, () => read(text));
 
 describe("readJsonlJournal", () => {
   describe("lines and blank lines", () => {

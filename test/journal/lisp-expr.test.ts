@@ -3,19 +3,15 @@ import { JournalError } from "../../src/journal/errors.js";
 import { readLispExprJournal } from "../../src/journal/lisp-expr.js";
 import { readSexprs } from "../../src/journal/sexpr.js";
 import { audit, makeDag, UnparseableLine } from "../../src/model/index.js";
+import { encode } from "../support/bytes.js";
+import { errorThrownBy } from "../support/outcome.js";
 
-const encode = (text: string) => new TextEncoder().encode(text);
 const read = (text: string) => readLispExprJournal(encode(text), "c.lisp-expr");
 
-function readError(text: string | Uint8Array): JournalError {
-  try {
-    readLispExprJournal(typeof text === "string" ? encode(text) : text, "c.lisp-expr");
-  } catch (error) {
-    if (error instanceof JournalError) return error;
-    throw error;
-  }
-  throw new Error("expected a JournalError");
-}
+const readError = (text: string | Uint8Array): JournalError =>
+  errorThrownBy(JournalError, () =>
+    readLispExprJournal(typeof text === "string" ? encode(text) : text, "c.lisp-expr"),
+  );
 
 describe("readLispExprJournal", () => {
   it("routes the four calculus-conformant entries to model events at their lines", () => {

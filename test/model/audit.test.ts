@@ -1,24 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
   audit,
-  type Event,
   ILLEGAL_EVENTS_LISTED_MAX,
   INVARIANT_NAMES,
   loggedEvents,
   STATUSES,
   UnparseableLine,
 } from "../../src/model/index.js";
-import { dagOf, stateWith } from "../support/fixtures.js";
+import { dagOf, ev, PROVE_A, stateWith } from "../support/fixtures.js";
 
 const dag = dagOf(["A"], ["B", "A"], ["C"]);
 
-const ev = (kind: string, id = "A", extra: Record<string, unknown> = {}): Event => ({
-  kind,
-  id,
-  ...extra,
-});
-const pass = (id = "A") => ev("gate-checked", id, { result: "pass" });
-const PROVE_A = [ev("dispatched"), ev("landed"), pass()];
 const ALL_HOLD = Object.fromEntries(INVARIANT_NAMES.map((name) => [name, { holds: true }]));
 const zeroCounts = (counts: Record<string, number> = {}) => ({
   ...Object.fromEntries(STATUSES.map((status) => [status, 0])),

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   audit,
-  type Event,
   type IntegrityReason,
   initialState,
   LogIntegrityError,
@@ -13,7 +12,8 @@ import {
   transitionEvent,
   UnparseableLine,
 } from "../../src/model/index.js";
-import { dagOf } from "../support/fixtures.js";
+import { dagOf, ev } from "../support/fixtures.js";
+import { errorThrownBy } from "../support/outcome.js";
 import { type Op, runOps } from "../support/run-ops.js";
 
 const dag = dagOf(["A"], ["B", "A"]);
@@ -22,21 +22,8 @@ function nodeAfter(events: readonly unknown[], id = "A"): NodeState {
   return nodeState(replay(dag, events), id) as NodeState;
 }
 
-function integrityFault(run: () => unknown): LogIntegrityError {
-  try {
-    run();
-  } catch (error) {
-    if (error instanceof LogIntegrityError) return error;
-    throw error;
-  }
-  throw new Error("expected a LogIntegrityError");
-}
-
-const ev = (kind: string, id = "A", extra: Record<string, unknown> = {}): Event => ({
-  kind,
-  id,
-  ...extra,
-});
+const integrityFault = (run: () => unknown): LogIntegrityError =>
+  errorThrownBy(LogIntegrityError, run);
 
 /** A: dispatched, landed, failed the gate (phase 1), re-dispatched, landed again. */
 const LANDED_AT_PHASE_1 = [

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   dagPreserved,
-  type Event,
   firstViolation,
   initialState,
   LogIntegrityError,
@@ -17,19 +16,11 @@ import {
   trajectory,
   unjustifiedProvenNodes,
 } from "../../src/model/index.js";
-import { dagOf } from "../support/fixtures.js";
+import { dagOf, ev, PROVE_A, pass } from "../support/fixtures.js";
 
 const dag = dagOf(["A"], ["B", "A"], ["C"]);
 
-const ev = (kind: string, id = "A", extra: Record<string, unknown> = {}): Event => ({
-  kind,
-  id,
-  ...extra,
-});
-const pass = (id = "A") => ev("gate-checked", id, { result: "pass" });
 const widen = (surface: unknown, id = "A") => ev("surface-widened", id, { surface });
-
-const PROVE_A = [ev("dispatched"), ev("landed"), pass()];
 
 /** A state of `dag` whose named node has exactly the given fields, for the unit step checks. */
 function withNode(base: ModelState, position: number, fields: object): ModelState {

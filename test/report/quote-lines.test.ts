@@ -2,8 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { QUOTED_LINE_BYTES_MAX } from "../../src/report/journal-view.js";
 import { quoteLines } from "../../src/report/quote-lines.js";
-
-const encode = (text: string) => new TextEncoder().encode(text);
+import { encode } from "../support/bytes.js";
 
 /** The bytes in pieces cut at the given offsets, through one reused buffer as a file stream is. */
 function* reusedChunks(bytes: Uint8Array, cuts: readonly number[]): Generator<Uint8Array> {

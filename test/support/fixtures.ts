@@ -1,9 +1,11 @@
 /**
- * Small builders for example tests: a DAG from a compact spec, and a node driven to a given
- * status through the public transitions only (so every fixture state is one a live run reaches).
+ * Small builders for example tests: a DAG from a compact spec, model events, and a node driven to
+ * a given status through the public transitions only (so every fixture state is one a live run
+ * reaches).
  */
 import {
   type Dag,
+  type Event,
   initialState,
   type ModelState,
   nodeState,
@@ -16,6 +18,19 @@ import { type Op, runOps } from "./run-ops.js";
 export function dagOf(...nodes: readonly (readonly [string, ...string[]])[]): Dag {
   return mustMakeDag(nodes.map(([id, ...deps]) => ({ id, deps })));
 }
+
+/** A model event: `ev("landed")` is node A's, `ev("gate-checked", "B", { result: "pass" })`. */
+export const ev = (kind: string, id = "A", extra: Record<string, unknown> = {}): Event => ({
+  kind,
+  id,
+  ...extra,
+});
+
+/** A passing gate check of `id`. */
+export const pass = (id = "A"): Event => ev("gate-checked", id, { result: "pass" });
+
+/** Node A dispatched, landed and proven. */
+export const PROVE_A: readonly Event[] = [ev("dispatched"), ev("landed"), pass()];
 
 /** The public calls that take a node whose deps are proven from queued to `status`. */
 export function pathTo(status: Status, id: string): Op[] {

@@ -23,6 +23,7 @@
 import fc from "fast-check";
 import { type Dag, EVENT_KINDS, UnparseableLine } from "../../src/model/index.js";
 import { type DagShape, dagArbitrary, type RawLogShape, rawLogArbitrary } from "./arbitraries.js";
+import { concatBytes } from "./bytes.js";
 
 // ---------------------------------------------------------------------------------------------
 // Choices
@@ -569,22 +570,13 @@ export function encodeHeader(writer: JsonWriter, dag: Dag): Uint8Array {
 /** Collects byte runs and joins them once (a spread of a multi-megabyte line overflows the stack). */
 export class ByteSink {
   private readonly runs: Uint8Array[] = [];
-  private length = 0;
 
   push(bytes: Uint8Array | readonly number[]): void {
-    const run = bytes instanceof Uint8Array ? bytes : Uint8Array.from(bytes);
-    this.runs.push(run);
-    this.length += run.length;
+    this.runs.push(bytes instanceof Uint8Array ? bytes : Uint8Array.from(bytes));
   }
 
   bytes(): Uint8Array {
-    const all = new Uint8Array(this.length);
-    let at = 0;
-    for (const run of this.runs) {
-      all.set(run, at);
-      at += run.length;
-    }
-    return all;
+    return concatBytes(...this.runs);
   }
 }
 

@@ -44,3 +44,20 @@ export async function asyncOutcomeOf<T>(call: () => Promise<T>): Promise<Outcome
 export function isTrap(outcome: Outcome<unknown>): boolean {
   return "threw" in outcome && outcome.threw.class === "RuntimeError";
 }
+
+/**
+ * The error of class `errorClass` that `run` throws; an error of another class is rethrown, and
+ * a `run` that returns fails the test.
+ */
+export function errorThrownBy<E extends Error>(
+  errorClass: new (...args: never[]) => E,
+  run: () => unknown,
+): E {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof errorClass) return error;
+    throw error;
+  }
+  throw new Error(`expected a ${errorClass.name}`);
+}
