@@ -21,7 +21,7 @@
  *   256  listed illegal events, 32 bytes each: f64 index, f64 line, i32 kind, i32 node, i32 reason
  */
 import { nodeCount } from "./dag";
-import { Integrity, Kind, Result } from "./events";
+import { Integrity, Kind, Result, SurfaceShape } from "./events";
 import { applyEvent, isDischargeWithoutDeposit } from "./fold";
 import {
   breaksNoPendingProven,
@@ -32,7 +32,7 @@ import {
 } from "./invariants";
 import { reserve, resetJournalRegion } from "./memory";
 import { passLoggedAt, phaseAt, resetNodeStates, Status, statusAt } from "./state";
-import { resetSurfaces } from "./surface";
+import { payloadKeepsSurface, resetSurfaces } from "./surface";
 import { Illegality, illegality } from "./transitions";
 
 export namespace Limit {
@@ -76,8 +76,7 @@ export let stopped = false;
 export function beginJournal(): bool {
   resetJournalRegion();
   resetReport();
-  if (!resetNodeStates() || !resetSurfaces()) return false;
-  return true;
+  return resetNodeStates() && resetSurfaces();
 }
 
 function resetReport(): void {
@@ -150,7 +149,8 @@ export function noteTornTail(line: f64, offset: f64): void {
 
 /**
  * Audits one well-formed event on a known node of a known kind. A surface event's payload has
- * been collected (surface.ts). Returns false when the fold stopped.
+ * been collected (surface.ts). The fold stops (`stopped`) at a discharge without deposit or when
+ * memory for the surface is exhausted.
  */
 export function auditEvent(
   index: f64,
@@ -159,22 +159,22 @@ export function auditEvent(
   kind: u8,
   result: u8,
   surfaceShape: u8,
-): bool {
+): void {
   if (isDischargeWithoutDeposit(node, kind)) {
-    stopAtIntegrityFault(index, line, Integrity.DISCHARGE_WITHOUT_DEPOSIT, node, 0, 0);
-    return false;
+    return stopAtIntegrityFault(index, line, Integrity.DISCHARGE_WITHOUT_DEPOSIT, node, 0, 0);
   }
-  const reason = illegality(node, kind, result, surfaceShape);
+  // Legality and surfaceMonotonic both ask whether the payload keeps the surface, on the state
+  // before the event; neither reads it for a surface that is no array (shape OTHER).
+  const payloadKeeps =
+    kind == Kind.SURFACE_WIDENED && surfaceShape != SurfaceShape.OTHER && payloadKeepsSurface(node);
+  const reason = illegality(node, kind, result, surfaceShape, payloadKeeps);
   if (reason != Illegality.NONE) noteIllegal(index, line, node, kind, reason);
   if (breaksSchedule(node, kind)) noteViolation(StepInvariant.SCHEDULE_CORRECT, index, line, node);
-  if (breaksSurfaceMonotonicity(node, kind, surfaceShape)) {
+  if (breaksSurfaceMonotonicity(kind, surfaceShape, payloadKeeps)) {
     noteViolation(StepInvariant.SURFACE_MONOTONIC, index, line, node);
   }
   const phaseBefore = load<u32>(phaseAt(node));
-  if (!applyEvent(node, kind, result, surfaceShape)) {
-    stopAtLimit(Limit.MEMORY);
-    return false;
-  }
+  if (!applyEvent(node, kind, result, surfaceShape)) return stopAtLimit(Limit.MEMORY);
   if (breaksPhaseMonotonicity(phaseBefore, load<u32>(phaseAt(node)))) {
     noteViolation(StepInvariant.PHASE_MONOTONIC, index, line, node);
   }
@@ -183,7 +183,6 @@ export function auditEvent(
   if ((kind == Kind.GATE_CHECKED || kind == Kind.DISCHARGED) && result == Result.PASS) {
     store<u8>(passLoggedAt(node), 1);
   }
-  return true;
 }
 
 function noteViolation(invariant: i32, index: f64, line: f64, node: i32): void {

@@ -20,11 +20,11 @@ import { hashBytes } from "./hash";
 import { reserve, reserveZeroed } from "./memory";
 
 export let nodeCount: i32 = 0;
-export let idOffsets: usize = 0;
+let idOffsets: usize = 0;
 export let depCounts: usize = 0;
 export let dependentsStart: usize = 0;
 export let dependents: usize = 0;
-export let idBytes: usize = 0;
+let idBytes: usize = 0;
 
 let idSlots: usize = 0; // u32 per slot: node index + 1, 0 when empty
 let idTags: usize = 0; // u32 per slot: low half of the id's hash

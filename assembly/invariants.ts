@@ -9,7 +9,6 @@
  */
 import { Kind, SurfaceShape } from "./events";
 import { Status, statusAt, Validation, validationAt } from "./state";
-import { payloadKeepsSurface } from "./surface";
 import { dependenciesProven } from "./transitions";
 
 /** Step invariants, in report order (mirrors INVARIANT_NAMES without tamperEvident). */
@@ -27,10 +26,13 @@ export function breaksSchedule(node: i32, kind: u8): bool {
   return kind == Kind.DISPATCHED && !dependenciesProven(node);
 }
 
-/** surfaceMonotonic, judged before the fold: the stored surface must be strings and keep every path. */
-export function breaksSurfaceMonotonicity(node: i32, kind: u8, surfaceShape: u8): bool {
+/**
+ * surfaceMonotonic, judged before the fold: the stored surface must be strings and keep every
+ * path. `payloadKeeps` is `payloadKeepsSurface` for the node, computed once by the caller.
+ */
+export function breaksSurfaceMonotonicity(kind: u8, surfaceShape: u8, payloadKeeps: bool): bool {
   if (kind != Kind.SURFACE_WIDENED) return false;
-  return surfaceShape == SurfaceShape.OTHER || !payloadKeepsSurface(node);
+  return surfaceShape == SurfaceShape.OTHER || !payloadKeeps;
 }
 
 /** noPendingProven, judged on the state after the event. */

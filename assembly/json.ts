@@ -23,7 +23,6 @@ export namespace CharCode {
   export const ZERO: u32 = 0x30;
   export const NINE: u32 = 0x39;
   export const COLON: u32 = 0x3a;
-  export const UPPER_E: u32 = 0x45;
   export const OPEN_BRACKET: u32 = 0x5b;
   export const BACKSLASH: u32 = 0x5c;
   export const CLOSE_BRACKET: u32 = 0x5d;
@@ -318,7 +317,8 @@ function recordField(field: i32, start: usize, end: usize, escaped: bool): void 
  * has excluded blank lines and checked UTF-8.
  */
 export function scanLine(start: usize, end: usize): i32 {
-  for (let field = 0; field < Field.COUNT; field++) {
+  // Field.OTHER's slot is never written or read.
+  for (let field = Field.KIND; field < Field.COUNT; field++) {
     store<u8>(FIELDS + <usize>field * FIELD_BYTES, ValueType.ABSENT, 8);
   }
   let at = skipWhitespace(start, end);
@@ -391,7 +391,8 @@ export function scanLine(start: usize, end: usize): i32 {
     if (at >= end || load<u8>(at) != CharCode.QUOTE) return LineShape.INVALID;
     const keyEnd = scanString(at, end);
     if (keyEnd == 0) return LineShape.INVALID;
-    if (depth == 1 && topIsObject) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
+    // A key at depth 1 is a member of the top-level value, so that value is an object.
+    if (depth == 1) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
     at = skipWhitespace(keyEnd, end);
     if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
     at = skipWhitespace(at + 1, end);

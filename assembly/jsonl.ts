@@ -212,6 +212,17 @@ function isBlank(start: usize, end: usize): bool {
   return true;
 }
 
+/** What `checkLine` answers for a line that is not UTF-8 (beside the LineShape codes). */
+const LINE_NOT_UTF8: i32 = -1;
+
+/** Checks UTF-8 (only when the line has a byte ≥ 0x80) and scans the JSON: a LineShape, or LINE_NOT_UTF8. */
+// @ts-expect-error: decorator
+@inline
+function checkLine(start: usize, end: usize): i32 {
+  if (lineHasHighBytes && !isValidUtf8(start, end)) return LINE_NOT_UTF8;
+  return scanLine(start, end);
+}
+
 function processLine(start: usize, end: usize): void {
   if (isBlank(start, end)) return;
   if (headerPending) {
@@ -219,10 +230,13 @@ function processLine(start: usize, end: usize): void {
     return;
   }
   const index = countEvent();
-  if (!stopped) auditLine(index, start, end);
+  if (!stopped) auditScanned(index, checkLine(start, end));
 }
 
-/** The final line had no line feed: an event if it parses, else a torn tail. Returns a Limit code. */
+/**
+ * The final line had no line feed: an event if it is UTF-8 and JSON (audited like any line, even
+ * when it is no event object), else a torn tail, which is not counted. Returns a Limit code.
+ */
 export function finishJsonl(): i32 {
   if (filled > lineStart) {
     findLineEnd();
@@ -231,11 +245,14 @@ export function finishJsonl(): i32 {
     if (!isBlank(start, end)) {
       if (headerPending) {
         headerPending = false;
-      } else if ((!lineHasHighBytes || isValidUtf8(start, end)) && scanLine(start, end) != LineShape.INVALID) {
-        const index = countEvent();
-        if (!stopped) auditLine(index, start, end);
       } else {
-        noteTornTail(lineNumber, lineOffset);
+        const shape = checkLine(start, end);
+        if (shape == LINE_NOT_UTF8 || shape == LineShape.INVALID) {
+          noteTornTail(lineNumber, lineOffset);
+        } else {
+          const index = countEvent();
+          if (!stopped) auditScanned(index, shape);
+        }
       }
     }
   }
@@ -243,9 +260,9 @@ export function finishJsonl(): i32 {
   return limitReached();
 }
 
-function auditLine(index: f64, start: usize, end: usize): void {
-  if (lineHasHighBytes && !isValidUtf8(start, end)) return malformed(index, Malformed.INVALID_UTF8);
-  const shape = scanLine(start, end);
+/** Audits a line `checkLine` answered `shape` for; the scanned fields are still in place. */
+function auditScanned(index: f64, shape: i32): void {
+  if (shape == LINE_NOT_UTF8) return malformed(index, Malformed.INVALID_UTF8);
   if (shape == LineShape.INVALID) return malformed(index, Malformed.INVALID_JSON);
   if (shape == LineShape.NOT_AN_OBJECT) return malformed(index, Malformed.NOT_AN_OBJECT);
   if (fieldType(Field.KIND) != ValueType.STRING) return malformed(index, Malformed.KIND_NOT_A_STRING);

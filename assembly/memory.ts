@@ -13,7 +13,7 @@
 
 const PAGE_BYTES: usize = 65536;
 /** Extra readable bytes after every block, so a 16-byte vector load at a block's end stays in bounds. */
-export const OVERREAD_BYTES: usize = 16;
+const OVERREAD_BYTES: usize = 16;
 
 let top: usize = (__heap_base + 15) & ~15;
 let journalRegionStart: usize = top;

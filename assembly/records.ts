@@ -22,7 +22,7 @@ import {
 } from "./audit";
 import { Integrity, Kind, SurfaceShape } from "./events";
 import { reserve } from "./memory";
-import { addToPayload, beginPayload, usePathIdSpace } from "./surface";
+import { collectPayloadIds, usePathIdSpace } from "./surface";
 
 const INITIAL_RECORD_BUFFER_BYTES: usize = 1 << 20;
 
@@ -77,8 +77,10 @@ export function foldRecords(bytes: usize, pathCount: u32): i32 {
       stopAtIntegrityFault(index, 0, faultReason(kind), <i32>node, 0, 0);
       continue;
     }
-    if (kind == Kind.SURFACE_WIDENED) collectPayload(paths, pathCount);
-    if (stopped) return limitReached();
+    if (kind == Kind.SURFACE_WIDENED && !collectPayloadIds(paths, pathCount)) {
+      stopAtLimit(Limit.MEMORY);
+      return limitReached();
+    }
     auditEvent(index, 0, <i32>node, kind, result, surfaceShape);
   }
   return limitReached();
@@ -87,13 +89,6 @@ export function foldRecords(bytes: usize, pathCount: u32): i32 {
 function faultReason(kind: u8): i32 {
   if (kind == Kind.FAULT_MALFORMED) return Integrity.MALFORMED_EVENT;
   return kind == Kind.FAULT_UNKNOWN_NODE ? Integrity.UNKNOWN_NODE : Integrity.UNKNOWN_KIND;
-}
-
-function collectPayload(paths: usize, count: u32): void {
-  beginPayload();
-  for (let i: u32 = 0; i < count; i++) {
-    if (!addToPayload(load<u32>(paths + ((<usize>i) << 2)))) return stopAtLimit(Limit.MEMORY);
-  }
 }
 
 export function finishRecords(): void {

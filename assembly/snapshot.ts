@@ -5,7 +5,7 @@
  * block are plain bytes; the host copies them in both directions.)
  */
 import { reserve } from "./memory";
-import { addToPayload, beginPayload, internPath, storePayload } from "./surface";
+import { collectPayloadIds, internPath, storePayload } from "./surface";
 
 /** A block the host fills with restore data; 0 when memory is exhausted. */
 export function restoreRoom(bytes: usize): usize {
@@ -19,9 +19,5 @@ export function restorePath(pointer: usize, length: usize): i64 {
 
 /** Sets the node's surface to `count` path ids at `ids`; false when memory is exhausted. */
 export function restoreSurface(node: i32, ids: usize, count: u32): bool {
-  beginPayload();
-  for (let i: u32 = 0; i < count; i++) {
-    if (!addToPayload(load<u32>(ids + (<usize>i << 2)))) return false;
-  }
-  return storePayload(node);
+  return collectPayloadIds(ids, count) && storePayload(node);
 }

@@ -36,7 +36,7 @@ let arenaUsed: u32 = 0;
 
 let payload: usize = 0; // u32 path ids of the current surface event, distinct, in order
 let payloadCapacity: u32 = 0;
-export let payloadLength: u32 = 0;
+let payloadLength: u32 = 0;
 
 /** Starts a journal: no paths, every node's surface empty. False when memory is exhausted. */
 export function resetSurfaces(): bool {
@@ -195,6 +195,17 @@ export function addToPayload(path: u32): bool {
   }
   store<u32>(payload + ((<usize>payloadLength) << 2), path);
   payloadLength += 1;
+  return true;
+}
+
+/** Collects a payload of `count` u32 path ids at `ids`; false when memory is exhausted. */
+// @ts-expect-error: decorator
+@inline
+export function collectPayloadIds(ids: usize, count: u32): bool {
+  beginPayload();
+  for (let i: u32 = 0; i < count; i++) {
+    if (!addToPayload(load<u32>(ids + ((<usize>i) << 2)))) return false;
+  }
   return true;
 }
 

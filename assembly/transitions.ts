@@ -6,7 +6,6 @@
 import { dependents, dependentsStart } from "./dag";
 import { Kind, Result, SurfaceShape } from "./events";
 import { isTerminal, Status, statusAt, unprovenAt } from "./state";
-import { payloadKeepsSurface } from "./surface";
 
 /** Mirrors IllegalityReason, by position. */
 export namespace Illegality {
@@ -19,7 +18,11 @@ export namespace Illegality {
   export const SURFACE_SHRINKS: i32 = 5;
 }
 
-export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8): i32 {
+/**
+ * `payloadKeeps`: for a surface event, whether its payload keeps the node's current surface
+ * (`payloadKeepsSurface`, computed once by the caller); read only for a payload of strings.
+ */
+export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8, payloadKeeps: bool): i32 {
   const status = load<u8>(statusAt(node));
   switch (kind) {
     case Kind.DISPATCHED:
@@ -41,7 +44,7 @@ export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8): i
     default: // Kind.SURFACE_WIDENED
       if (isTerminal(status)) return Illegality.ALREADY_TERMINAL;
       if (surfaceShape != SurfaceShape.STRINGS) return Illegality.INVALID_SURFACE;
-      return payloadKeepsSurface(node) ? Illegality.NONE : Illegality.SURFACE_SHRINKS;
+      return payloadKeeps ? Illegality.NONE : Illegality.SURFACE_SHRINKS;
   }
 }
 

@@ -42,7 +42,6 @@ export interface KernelExports {
   adoptRestoredReport(subjectLength: number): number;
   readonly REPORT_BYTES: WebAssembly.Global;
   readonly LINE_BYTES_MAX: WebAssembly.Global;
-  readonly ILLEGAL_EVENTS_LISTED_MAX: WebAssembly.Global;
   readonly REPORT_EVENTS: WebAssembly.Global;
   readonly REPORT_INTEGRITY_INDEX: WebAssembly.Global;
   readonly REPORT_INTEGRITY_LINE: WebAssembly.Global;
@@ -54,7 +53,6 @@ export interface KernelExports {
   readonly REPORT_TORN_TAIL_OFFSET: WebAssembly.Global;
   readonly REPORT_ILLEGAL: WebAssembly.Global;
   readonly REPORT_ILLEGAL_LISTED: WebAssembly.Global;
-  readonly REPORT_LIMIT: WebAssembly.Global;
   readonly REPORT_STEP_INVARIANTS: WebAssembly.Global;
   readonly STEP_INVARIANT_BYTES: WebAssembly.Global;
   readonly REPORT_STATUS_COUNTS: WebAssembly.Global;
