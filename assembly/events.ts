@@ -29,7 +29,7 @@ export namespace Result {
 
 /** What a surface field holds. */
 export namespace SurfaceShape {
-  /** Missing or null: the fold stores an empty surface, legality says invalid-surface. */
+  /** Missing or null: the empty list, for the fold, legality and surfaceMonotonic alike. */
   export const ABSENT: u8 = 0;
   export const STRINGS: u8 = 1;
   /** Anything else: the fold stores it verbatim, which is no array of strings. */

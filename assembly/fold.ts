@@ -15,7 +15,7 @@ import {
   Validation,
   validationAt,
 } from "./state";
-import { clearSurface, storePayload } from "./surface";
+import { storeMalformed, storePayload } from "./surface";
 import { noteProvenChange } from "./transitions";
 
 export function isDischargeWithoutDeposit(node: i32, kind: u8): bool {
@@ -55,9 +55,9 @@ export function applyEvent(node: i32, kind: u8, result: u8, surfaceShape: u8): b
     case Kind.ESCALATED:
       setStatus(node, Status.ESCALATED);
       break;
-    default: // Kind.SURFACE_WIDENED: the payload replaces the surface verbatim
-      if (surfaceShape == SurfaceShape.STRINGS) return storePayload(node);
-      clearSurface(node);
+    default: // Kind.SURFACE_WIDENED: the payload (empty when absent) replaces the surface verbatim
+      if (surfaceShape != SurfaceShape.OTHER) return storePayload(node);
+      storeMalformed(node);
   }
   return true;
 }

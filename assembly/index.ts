@@ -51,9 +51,16 @@ export {
   writeCapacity,
   writePointer,
 } from "./jsonl";
-export { restorePath, restoreRoom, restoreSurface } from "./snapshot";
+export { restoreMalformedSurface, restorePath, restoreRoom, restoreSurface } from "./snapshot";
 export { nodeStatesPointer } from "./state";
-export { pathCountNow, pathLength, pathPointer, surfaceLength, surfacePointer } from "./surface";
+export {
+  isSurfaceMalformed,
+  pathCountNow,
+  pathLength,
+  pathPointer,
+  surfaceLength,
+  surfacePointer,
+} from "./surface";
 export { beginRecords, finishRecords, foldRecords, recordRoom } from "./records";
 
 let packedDag: usize = 0;

@@ -5,7 +5,7 @@
  * block are plain bytes; the host copies them in both directions.)
  */
 import { reserve } from "./memory";
-import { collectPayloadIds, internPath, storePayload } from "./surface";
+import { collectPayloadIds, internPath, storeMalformed, storePayload } from "./surface";
 
 /** A block the host fills with restore data; 0 when memory is exhausted. */
 export function restoreRoom(bytes: usize): usize {
@@ -20,4 +20,9 @@ export function restorePath(pointer: usize, length: usize): i64 {
 /** Sets the node's surface to `count` path ids at `ids`; false when memory is exhausted. */
 export function restoreSurface(node: i32, ids: usize, count: u32): bool {
   return collectPayloadIds(ids, count) && storePayload(node);
+}
+
+/** Sets the node's surface to a malformed payload's mark (surface.ts). */
+export function restoreMalformedSurface(node: i32): void {
+  storeMalformed(node);
 }

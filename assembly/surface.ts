@@ -7,6 +7,10 @@
  * payload list (marking each with the event's stamp), which makes "the payload keeps every current
  * path" one pass over the node's block, and storing the payload one copy.
  *
+ * A payload that is no array of strings is stored as a mark that the node's surface is malformed
+ * (its block empty): the model compares later payloads against the stored value, and no valid
+ * payload keeps a malformed one (docs/models/dag.md, "Surfaces").
+ *
  * Memory is O(distinct paths + Σ current surface sizes): blocks double when they grow, and a full
  * arena is compacted into a new one twice the live size.
  *
@@ -30,6 +34,7 @@ let stamp: u32 = 0;
 let blockStart: usize = 0; // u32 per node: first word of the node's block in the arena
 let blockLength: usize = 0; // u32 per node
 let blockCapacity: usize = 0; // u32 per node
+let malformed: usize = 0; // u8 per node: 1 while its surface is a malformed payload
 let arena: usize = 0;
 let arenaWords: u32 = 0;
 let arenaUsed: u32 = 0;
@@ -45,6 +50,7 @@ export function resetSurfaces(): bool {
   blockStart = reserveZeroed((<usize>nodeCount) << 2);
   blockLength = reserveZeroed((<usize>nodeCount) << 2);
   blockCapacity = reserveZeroed((<usize>nodeCount) << 2);
+  malformed = reserveZeroed(<usize>nodeCount);
   arenaWords = 1024;
   arenaUsed = 0;
   arena = reserve((<usize>arenaWords) << 2);
@@ -56,6 +62,7 @@ export function resetSurfaces(): bool {
     blockStart != 0 &&
     blockLength != 0 &&
     blockCapacity != 0 &&
+    malformed != 0 &&
     arena != 0 &&
     payload != 0 &&
     pathBytes != 0 &&
@@ -150,13 +157,17 @@ export function pathLength(path: u32): u32 {
   return load<u32>(pathStarts + (<usize>path << 2), 4) - load<u32>(pathStarts + (<usize>path << 2));
 }
 
-/** The node's current surface: its path ids, distinct, in the arena. */
+/** The node's current surface: its path ids, distinct, in the arena (none when malformed). */
 export function surfacePointer(node: i32): usize {
   return arena + (<usize>load<u32>(blockStart + (<usize>node << 2)) << 2);
 }
 
 export function surfaceLength(node: i32): u32 {
   return load<u32>(blockLength + (<usize>node << 2));
+}
+
+export function isSurfaceMalformed(node: i32): bool {
+  return load<u8>(malformed + <usize>node) != 0;
 }
 
 /**
@@ -209,8 +220,9 @@ export function collectPayloadIds(ids: usize, count: u32): bool {
   return true;
 }
 
-/** Whether the payload holds every path of the node's current surface. */
+/** Whether the payload holds every path of the node's current surface; never a malformed one. */
 export function payloadKeepsSurface(node: i32): bool {
+  if (isSurfaceMalformed(node)) return false;
   const start = arena + ((<usize>load<u32>(blockStart + ((<usize>node) << 2))) << 2);
   const end = start + ((<usize>load<u32>(blockLength + ((<usize>node) << 2))) << 2);
   for (let at = start; at < end; at += 4) {
@@ -227,11 +239,14 @@ export function storePayload(node: i32): bool {
   const start = arena + ((<usize>load<u32>(blockStart + index)) << 2);
   memory.copy(start, payload, (<usize>payloadLength) << 2);
   store<u32>(blockLength + index, payloadLength);
+  store<u8>(malformed + <usize>node, 0);
   return true;
 }
 
-export function clearSurface(node: i32): void {
+/** The node's surface becomes a malformed payload: no paths, and kept by no payload after it. */
+export function storeMalformed(node: i32): void {
   store<u32>(blockLength + ((<usize>node) << 2), 0);
+  store<u8>(malformed + <usize>node, 1);
 }
 
 /** Gives the node a block of at least `needed` words at the arena's end, compacting if full. */

@@ -19,8 +19,9 @@ export namespace Illegality {
 }
 
 /**
- * `payloadKeeps`: for a surface event, whether its payload keeps the node's current surface
- * (`payloadKeepsSurface`, computed once by the caller); read only for a payload of strings.
+ * `payloadKeeps`: for a surface event, whether its payload (empty when absent) keeps the node's
+ * current surface (`payloadKeepsSurface`, computed once by the caller); read only for a payload
+ * that is an array of strings or absent.
  */
 export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8, payloadKeeps: bool): i32 {
   const status = load<u8>(statusAt(node));
@@ -43,7 +44,7 @@ export function illegality(node: i32, kind: u8, result: u8, surfaceShape: u8, pa
       return isTerminal(status) ? Illegality.ALREADY_TERMINAL : Illegality.NONE;
     default: // Kind.SURFACE_WIDENED
       if (isTerminal(status)) return Illegality.ALREADY_TERMINAL;
-      if (surfaceShape != SurfaceShape.STRINGS) return Illegality.INVALID_SURFACE;
+      if (surfaceShape == SurfaceShape.OTHER) return Illegality.INVALID_SURFACE;
       return payloadKeeps ? Illegality.NONE : Illegality.SURFACE_SHRINKS;
   }
 }

@@ -271,6 +271,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): SnapshotBo
     );
   }
   const surfaces = dag.nodes.map((_, node) => {
+    if (kernel.isSurfaceMalformed(node) !== 0) return null;
     const start = kernel.surfacePointer(node);
     return Array.from(
       new Uint32Array(kernel.memory.buffer.slice(start, start + kernel.surfaceLength(node) * 4)),
@@ -319,8 +320,10 @@ function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: str
   if (report.length !== (kernel.REPORT_BYTES.value as number))
     throw refuse("its report block has the wrong size");
   if (body.surfaces.length !== dag.nodes.length) throw refuse("its surfaces do not fit its DAG");
+  const isPathId = (path: unknown) =>
+    Number.isInteger(path) && (path as number) >= 0 && (path as number) < body.paths.length;
   for (const surface of body.surfaces) {
-    if (!surface.every((path) => Number.isInteger(path) && path >= 0 && path < body.paths.length)) {
+    if (surface !== null && !(Array.isArray(surface) && surface.every(isPathId))) {
       throw refuse("a surface names a path it does not hold");
     }
   }
@@ -336,7 +339,8 @@ function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: str
       throw refuse("it holds the same path twice");
   }
   for (const [node, surface] of body.surfaces.entries()) {
-    if (surface.length === 0) continue;
+    if (surface === null) kernel.restoreMalformedSurface(node);
+    if (surface === null || surface.length === 0) continue;
     const room = kernel.restoreRoom(surface.length * 4);
     if (room === 0) throw refuse("the kernel's memory cannot hold its surfaces");
     new Uint32Array(kernel.memory.buffer, room, surface.length).set(surface);

@@ -36,9 +36,11 @@ export interface KernelExports {
   pathLength(path: number): number;
   surfacePointer(node: number): number;
   surfaceLength(node: number): number;
+  isSurfaceMalformed(node: number): number;
   restoreRoom(bytes: number): number;
   restorePath(pointer: number, length: number): bigint;
   restoreSurface(node: number, ids: number, count: number): number;
+  restoreMalformedSurface(node: number): void;
   adoptRestoredReport(subjectLength: number): number;
   readonly REPORT_BYTES: WebAssembly.Global;
   readonly LINE_BYTES_MAX: WebAssembly.Global;

@@ -1,7 +1,7 @@
 /**
  * The snapshot file: a text envelope around a JSON body.
  *
- *   statefold-snapshot 1          magic and format version
+ *   statefold-snapshot 2          magic and format version
  *   <sha256 of the body, hex>     so a truncated or edited snapshot is refused, not trusted
  *   {…body…}
  *
@@ -15,7 +15,8 @@ import type { DagNode } from "../src/model/dag.js";
 import { Sha256 } from "./sha256.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
-export const SNAPSHOT_VERSION = 1;
+/** 2: a node's surface may be null, a malformed payload's mark (1 had no such mark). */
+export const SNAPSHOT_VERSION = 2;
 
 export interface SnapshotBody {
   /** The DAG audited against; null when the journal's first line was not yet seen. */
@@ -28,8 +29,8 @@ export interface SnapshotBody {
   readonly nodeRecords: string;
   /** Base64 of each interned path's bytes (WTF-8), in id order. */
   readonly paths: readonly string[];
-  /** Per node, its surface as path ids. */
-  readonly surfaces: readonly (readonly number[])[];
+  /** Per node, its surface as path ids; null when the stored payload is malformed. */
+  readonly surfaces: readonly (readonly number[] | null)[];
   /** Base64 of the report block, and of the integrity subject it points to. */
   readonly report: string;
   readonly subject: string;

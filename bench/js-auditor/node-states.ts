@@ -176,7 +176,7 @@ export class NodeStates {
         return isTerminal(status) ? "already-terminal" : null;
       default: // surface-widened
         if (isTerminal(status)) return "already-terminal";
-        if (shape !== SurfaceShape.STRINGS) return "invalid-surface";
+        if (shape === SurfaceShape.OTHER) return "invalid-surface";
         return this.surfaces.payloadKeepsSurface(node) ? null : "surface-shrinks";
     }
   }
@@ -210,9 +210,9 @@ export class NodeStates {
       case Kind.ESCALATED:
         this.setStatus(node, Status.ESCALATED);
         break;
-      default: // surface-widened: the payload replaces the surface verbatim
-        if (shape === SurfaceShape.STRINGS) this.surfaces.storePayload(node);
-        else this.surfaces.clear(node);
+      default: // surface-widened: the payload (empty when absent) replaces the surface verbatim
+        if (shape === SurfaceShape.OTHER) this.surfaces.storeMalformed(node);
+        else this.surfaces.storePayload(node);
     }
   }
 

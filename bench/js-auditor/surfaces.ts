@@ -2,7 +2,8 @@
  * File surfaces: paths interned once per journal, and per node the set of path ids its current
  * surface holds. A surface event collects its payload's distinct ids, stamping each in `marks`;
  * "the payload keeps every current path" is then one pass over the node's ids, and storing the
- * payload one copy. Memory is O(distinct paths + Σ current surface sizes).
+ * payload one copy. A payload that is no array of strings is stored as a mark that the surface is
+ * malformed, which no later payload keeps. Memory is O(distinct paths + Σ current surface sizes).
  */
 import { ByteTable } from "./byte-table.js";
 
@@ -16,6 +17,8 @@ export class Surfaces {
   /** Per node: its surface's path ids in the first `lengths[node]` slots. */
   private blocks: Int32Array[] = [];
   private lengths = new Int32Array(0);
+  /** Per node: 1 while its surface is a malformed payload. */
+  private malformed = new Uint8Array(0);
   private payload = new Int32Array(64);
   payloadLength = 0;
 
@@ -26,6 +29,7 @@ export class Surfaces {
     this.stamp = 0;
     this.blocks = new Array<Int32Array>(nodeCount).fill(NO_PATHS);
     this.lengths = new Int32Array(nodeCount);
+    this.malformed = new Uint8Array(nodeCount);
   }
 
   beginPayload(): void {
@@ -55,8 +59,9 @@ export class Surfaces {
     this.payload[this.payloadLength++] = path;
   }
 
-  /** Whether the payload holds every path of the node's current surface. */
+  /** Whether the payload holds every path of the node's current surface; never a malformed one. */
   payloadKeepsSurface(node: number): boolean {
+    if (this.malformed[node] === 1) return false;
     const block = this.blocks[node] as Int32Array;
     const length = this.lengths[node] as number;
     for (let i = 0; i < length; i++) {
@@ -74,9 +79,11 @@ export class Surfaces {
     }
     block.set(this.payload.subarray(0, this.payloadLength));
     this.lengths[node] = this.payloadLength;
+    this.malformed[node] = 0;
   }
 
-  clear(node: number): void {
+  storeMalformed(node: number): void {
     this.lengths[node] = 0;
+    this.malformed[node] = 1;
   }
 }

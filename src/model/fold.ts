@@ -12,7 +12,14 @@ import {
   LogIntegrityError,
   UnparseableLine,
 } from "./events.js";
-import { type Deposit, initialState, logLength, type ModelState, type NodeState } from "./state.js";
+import {
+  type Deposit,
+  initialState,
+  logLength,
+  type ModelState,
+  type NodeState,
+  surfacePayload,
+} from "./state.js";
 
 export function transitionEvent(state: ModelState, event: unknown): ModelState {
   const position = locate(state, event);
@@ -104,7 +111,7 @@ function applyEvent(node: NodeState, event: KnownEvent): NodeState {
     case "escalated":
       return { ...node, status: "escalated" };
     case "surface-widened":
-      return { ...node, surface: event.surface ?? [] };
+      return { ...node, surface: surfacePayload(event.surface) };
     default: {
       const unreachable: never = event.kind;
       return unreachable;

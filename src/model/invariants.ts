@@ -12,14 +12,8 @@
 import type { Dag } from "./dag.js";
 import type { KnownEvent } from "./events.js";
 import { transitionEvent } from "./fold.js";
-import {
-  initialState,
-  isStringArray,
-  loggedEvents,
-  type ModelState,
-  surfacePaths,
-} from "./state.js";
-import { dependenciesProven, isSuperset } from "./transitions.js";
+import { initialState, keepsSurface, loggedEvents, type ModelState } from "./state.js";
+import { dependenciesProven } from "./transitions.js";
 
 export interface Step {
   readonly index: number;
@@ -75,12 +69,7 @@ export const STEP_INVARIANTS = {
   },
   surfaceMonotonic: {
     inStep: ({ before, after }) =>
-      changedNode(
-        before,
-        after,
-        (was, now) =>
-          !isStringArray(now.surface) || !isSuperset(now.surface, surfacePaths(was.surface)),
-      ),
+      changedNode(before, after, (was, now) => !keepsSurface(now.surface, was.surface)),
   },
 } satisfies Record<string, StepInvariant>;
 

@@ -85,7 +85,26 @@ export function isStringArray(value: unknown): value is readonly string[] {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
+/**
+ * A surface payload as the model reads it: a missing or null one is the empty list, as `nil` is
+ * in the seed's Lisp (docs/models/dag.md, "Surfaces").
+ */
+export function surfacePayload(surface: unknown): unknown {
+  return surface ?? [];
+}
+
 /** The paths of a surface; a malformed surface (only a raw log can make one) holds none. */
 export function surfacePaths(surface: unknown): readonly string[] {
   return isStringArray(surface) ? surface : [];
+}
+
+/**
+ * Whether the surface `next` keeps every path of `current`. Only an array of strings keeps
+ * anything, and a malformed `current` (only a raw log can store one) is kept by nothing: it is
+ * compared as stored, never read as empty.
+ */
+export function keepsSurface(next: unknown, current: unknown): boolean {
+  if (!isStringArray(next) || !isStringArray(current)) return false;
+  const paths = new Set(next);
+  return current.every((path) => paths.has(path));
 }

@@ -8,10 +8,12 @@ import type { EventKind, KnownEvent } from "./events.js";
 import { transitionEvent } from "./fold.js";
 import {
   isStringArray,
+  keepsSurface,
   type ModelState,
   type NodeState,
   nodeState,
   surfacePaths,
+  surfacePayload,
   TERMINAL_STATUSES,
 } from "./state.js";
 
@@ -58,13 +60,18 @@ export function escalate(state: ModelState, id: string): TransitionResult {
   return attempt(state, id, { kind: "escalated", id });
 }
 
-/** Logs `surface-widened U` with U = current ∪ S (current paths first, then new ones in S's order). */
+/**
+ * Logs `surface-widened U` with U = current ∪ S (current paths first, then new ones in S's order);
+ * a missing or null S is the empty list. The API never stores a malformed surface, so `current`
+ * is an array of strings on every state the API alone has made.
+ */
 export function widenSurface(state: ModelState, id: string, surface: unknown): TransitionResult {
   const node = nodeState(state, id);
+  const paths = surfacePayload(surface);
   const union =
-    node !== undefined && isStringArray(surface)
-      ? [...new Set([...surfacePaths(node.surface), ...surface])]
-      : surface;
+    node !== undefined && isStringArray(paths)
+      ? [...new Set([...surfacePaths(node.surface), ...paths])]
+      : paths;
   return attempt(state, id, { kind: "surface-widened", id, surface: union });
 }
 
@@ -102,7 +109,7 @@ function precondition(
       return TERMINAL_STATUSES.has(node.status) ? "already-terminal" : null;
     case "surface-widened":
       if (TERMINAL_STATUSES.has(node.status)) return "already-terminal";
-      return isStringArray(event.surface) ? null : "invalid-surface";
+      return isStringArray(surfacePayload(event.surface)) ? null : "invalid-surface";
     default: {
       const unreachable: never = kind;
       return unreachable;
@@ -113,24 +120,18 @@ function precondition(
 /**
  * Why a logged (well-formed, known-node, known-kind) event is one the public API could not have
  * produced, or null when it could. The API logs the union of the current surface and its
- * argument, so a surface event must also keep every current path.
+ * argument, so a surface event must also keep every current path — of the surface the fold
+ * stored, as stored (`keepsSurface`).
  */
 export function eventLegality(state: ModelState, event: KnownEvent): IllegalityReason | null {
   const node = nodeState(state, event.id) as NodeState;
   const rejected = precondition(state, node, event);
   if (rejected !== null || event.kind !== "surface-widened") return rejected;
-  return isSuperset(event.surface as readonly string[], surfacePaths(node.surface))
-    ? null
-    : "surface-shrinks";
+  return keepsSurface(surfacePayload(event.surface), node.surface) ? null : "surface-shrinks";
 }
 
 export function dependenciesProven(state: ModelState, id: string): boolean {
   const position = state.dag.positionById.get(id) as number;
   const deps = state.dag.nodes[position]?.deps ?? [];
   return deps.every((dep) => nodeState(state, dep)?.status === "proven");
-}
-
-export function isSuperset(surface: readonly string[], of: readonly string[]): boolean {
-  const paths = new Set(surface);
-  return of.every((path) => paths.has(path));
 }

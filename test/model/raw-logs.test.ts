@@ -18,6 +18,7 @@ import {
   LogIntegrityError,
   loggedEvents,
   type ModelState,
+  nodeState,
   noPendingProven,
   phaseMonotonic,
   type Report,
@@ -76,9 +77,23 @@ function sameSet(a: readonly unknown[], b: readonly unknown[]): boolean {
 /**
  * Why the public API could not have logged `event` from `before`, or null: call the transition
  * with the event's arguments; it must accept and log the same event (surfaces compared as sets,
- * extra fields ignored).
+ * a missing or null surface as the empty list, extra fields ignored).
+ *
+ * A node whose stored surface is not an array of strings is in a state only a raw log makes, and
+ * the API has no say there: by the model's rule no valid payload keeps such a surface, so a
+ * widening of it is surface-shrinks once the API's own checks pass.
  */
 function illegalityByTheApi(before: ModelState, event: KnownEvent): IllegalityReason | null {
+  const rejected = illegalityByTheApiCall(before, event);
+  const stored = nodeState(before, event.id)?.surface;
+  const malformedBefore = !Array.isArray(stored) || stored.some((p) => typeof p !== "string");
+  if (event.kind === "surface-widened" && rejected === null && malformedBefore) {
+    return "surface-shrinks";
+  }
+  return rejected;
+}
+
+function illegalityByTheApiCall(before: ModelState, event: KnownEvent): IllegalityReason | null {
   const transition = TRANSITION_OF_KIND[event.kind];
   const arg = transition === "widenSurface" ? event.surface : event.result;
   const op: Op = { transition, node: event.id, arg };
@@ -93,7 +108,7 @@ function illegalityByTheApi(before: ModelState, event: KnownEvent): IllegalityRe
     expect(logged.result).toBe(event.result);
   }
   if (event.kind !== "surface-widened") return null;
-  return sameSet(logged.surface as unknown[], event.surface as unknown[])
+  return sameSet(logged.surface as unknown[], (event.surface ?? []) as unknown[])
     ? null
     : "surface-shrinks";
 }

@@ -10,8 +10,8 @@ import {
   GATE_RESULTS,
   gateCheck,
   initialState,
-  isSuperset,
   type KnownEvent,
+  keepsSurface,
   land,
   loggedEvents,
   type ModelState,
@@ -330,19 +330,26 @@ describe("widenSurface", () => {
     }
   });
 
-  it.each([
-    [null],
-    [undefined],
-    ["src/a.ts"],
-    [42],
-    [{ paths: ["a"] }],
-    [["a", 1]],
-    [[["a"]]],
-    [[null]],
-  ])("rejects %j as invalid-surface", (surface) => {
-    const state = stateWith(dag, [["A", "dispatched"]]);
-    expectRejected(state, widenSurface(state, "A", surface), "invalid-surface");
-  });
+  it.each([[null], [undefined]])(
+    "reads %j as the empty list: it logs the current surface",
+    (surface) => {
+      const fresh = stateWith(dag, [["A", "dispatched"]]);
+      expect(expectAccepted(fresh, widenSurface(fresh, "A", surface)).surface).toEqual([]);
+      const widened = widenSurface(fresh, "A", ["p", "q"]).state;
+      expect(expectAccepted(widened, widenSurface(widened, "A", surface)).surface).toEqual([
+        "p",
+        "q",
+      ]);
+    },
+  );
+
+  it.each([["src/a.ts"], [42], [{ paths: ["a"] }], [["a", 1]], [[["a"]]], [[null]]])(
+    "rejects %j as invalid-surface",
+    (surface) => {
+      const state = stateWith(dag, [["A", "dispatched"]]);
+      expectRejected(state, widenSurface(state, "A", surface), "invalid-surface");
+    },
+  );
 
   it("never logs a surface that is not an array of strings: a sparse array has holes, not strings", () => {
     // biome-ignore lint/suspicious/noSparseArray: the hole is the point of the test
@@ -380,8 +387,38 @@ describe("eventLegality", () => {
     expect(eventLegality(widened, { kind: "surface-widened", id: "A", surface: "p" })).toBe(
       "invalid-surface",
     );
-    expect(eventLegality(widened, { kind: "surface-widened", id: "A" })).toBe("invalid-surface");
   });
+
+  it("reads a missing or null surface as the empty list: legal on an empty surface, shrinking otherwise", () => {
+    for (const event of [
+      { kind: "surface-widened", id: "A" },
+      { kind: "surface-widened", id: "A", surface: null },
+    ] as const) {
+      expect(eventLegality(landed, event)).toBeNull();
+      expect(eventLegality(widened, event)).toBe("surface-shrinks");
+      expect(eventLegality(skip(landed, "A").state, event)).toBe("already-terminal");
+    }
+  });
+
+  it.each([[["x", 3]], ["src/a.ts"], [{ paths: ["x"] }], [7]])(
+    "compares against a malformed current surface %j as stored: nothing keeps it",
+    (stored) => {
+      const malformed = replay(dag, [
+        { kind: "dispatched", id: "A" },
+        { kind: "surface-widened", id: "A", surface: stored },
+      ]);
+      const widen = (surface: unknown): KnownEvent => ({
+        kind: "surface-widened",
+        id: "A",
+        surface,
+      });
+      for (const payload of [[], ["x"], ["x", "y", "src/a.ts"], null, undefined]) {
+        expect(eventLegality(malformed, widen(payload))).toBe("surface-shrinks");
+      }
+      expect(eventLegality(malformed, widen(["x", 3]))).toBe("invalid-surface");
+      expect(eventLegality(skip(malformed, "A").state, widen([]))).toBe("already-terminal");
+    },
+  );
 
   it("calls a surface event that drops a current path surface-shrinks", () => {
     expect(eventLegality(widened, { kind: "surface-widened", id: "A", surface: ["p"] })).toBe(
@@ -420,14 +457,22 @@ describe("dependenciesProven", () => {
   });
 });
 
-describe("isSuperset", () => {
-  it("holds when every path of the second is in the first", () => {
-    expect(isSuperset(["a", "b"], ["b"])).toBe(true);
-    expect(isSuperset(["a"], [])).toBe(true);
-    expect(isSuperset([], [])).toBe(true);
-    expect(isSuperset(["a", "a"], ["a", "a", "a"])).toBe(true);
-    expect(isSuperset(["a"], ["a", "b"])).toBe(false);
-    expect(isSuperset(["A"], ["a"])).toBe(false);
+describe("keepsSurface", () => {
+  it("holds when every path of the current surface is in the next", () => {
+    expect(keepsSurface(["a", "b"], ["b"])).toBe(true);
+    expect(keepsSurface(["a"], [])).toBe(true);
+    expect(keepsSurface([], [])).toBe(true);
+    expect(keepsSurface(["a", "a"], ["a", "a", "a"])).toBe(true);
+    expect(keepsSurface(["a"], ["a", "b"])).toBe(false);
+    expect(keepsSurface(["A"], ["a"])).toBe(false);
+  });
+
+  it("never holds for a malformed surface on either side", () => {
+    expect(keepsSurface(["x", 3], [])).toBe(false);
+    expect(keepsSurface("x", [])).toBe(false);
+    expect(keepsSurface([], ["x", 3])).toBe(false);
+    expect(keepsSurface(["x", "src/a.ts"], "src/a.ts")).toBe(false);
+    expect(keepsSurface(["x"], null)).toBe(false);
   });
 });
 

@@ -388,6 +388,25 @@ export function malformedEntryArbitrary(dag: Dag): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * A run of surface events on one node whose payloads mix arrays of strings with missing, null and
+ * malformed ones, so that every kind of payload is followed by further widenings: the stored
+ * surface a later event is judged against may then be empty (missing, null), malformed, or not.
+ */
+export function surfaceBurstArbitrary(dag: Dag): fc.Arbitrary<Event[]> {
+  const payload: fc.Arbitrary<{ surface?: unknown }> = fc.oneof(
+    { weight: 3, arbitrary: surfaceArbitrary.map((surface) => ({ surface })) },
+    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 1, arbitrary: fc.constant({ surface: null }) },
+    { weight: 2, arbitrary: malformedSurfaceArbitrary.map((surface) => ({ surface })) },
+  );
+  return fc
+    .tuple(knownNodeIdArbitrary(dag), fc.array(payload, { minLength: 2, maxLength: 5 }))
+    .map(([id, payloads]) =>
+      payloads.map((fields): Event => ({ kind: "surface-widened", id, ...fields })),
+    );
+}
+
 export interface RawLogShape {
   /** How many raw entries get spliced into the live log. */
   readonly maxInsertions?: number;
@@ -397,25 +416,27 @@ export interface RawLogShape {
 
 /**
  * A raw log: the legal log of a happy-path live run, with some events dropped and raw entries
- * spliced in — well-formed events mostly, now and then a malformed one. So the result mixes
+ * spliced in — well-formed events mostly, runs of surface events with every kind of payload, now
+ * and then a malformed entry. So the result mixes
  * legal, illegal and malformed entries, and a prefix before the first fault is usually long.
  */
 export function rawLogArbitrary(dag: Dag, shape: RawLogShape = {}): fc.Arbitrary<unknown[]> {
   const { maxInsertions = 12, maxDeletions = 4 } = shape;
-  const entry = fc.oneof(
-    { weight: 14, arbitrary: wellFormedEventArbitrary(dag) as fc.Arbitrary<unknown> },
-    { weight: 1, arbitrary: malformedEntryArbitrary(dag) },
+  const entries: fc.Arbitrary<unknown[]> = fc.oneof(
+    { weight: 14, arbitrary: wellFormedEventArbitrary(dag).map((event) => [event]) },
+    { weight: 1, arbitrary: malformedEntryArbitrary(dag).map((entry) => [entry]) },
+    { weight: 2, arbitrary: surfaceBurstArbitrary(dag) },
   );
   return fc
     .record({
       ops: happyPathOpsArbitrary(dag, { minLength: 0, maxLength: 120 }),
       deletions: fc.array(fc.nat(), { maxLength: maxDeletions }),
-      insertions: fc.array(fc.tuple(fc.nat(), entry), { maxLength: maxInsertions }),
+      insertions: fc.array(fc.tuple(fc.nat(), entries), { maxLength: maxInsertions }),
     })
     .map(({ ops, deletions, insertions }) => {
       const log: unknown[] = loggedEvents(runOps(dag, ops).final);
       for (const at of deletions) if (log.length > 0) log.splice(at % log.length, 1);
-      for (const [at, raw] of insertions) log.splice(at % (log.length + 1), 0, raw);
+      for (const [at, raw] of insertions) log.splice(at % (log.length + 1), 0, ...raw);
       return log;
     });
 }
