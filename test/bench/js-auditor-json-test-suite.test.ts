@@ -1,5 +1,5 @@
 /**
- * JSONTestSuite (../shared/testdata/JSONTestSuite/test_parsing, read only) for the plain-JavaScript
+ * JSONTestSuite (vendored in test/data/json-test-suite, read only) for the plain-JavaScript
  * auditor: every file as an extra field's value, as a line of its own and as an unterminated final
  * line must give the reference's report, whose verdict is JSON.parse's over strict UTF-8. The
  * generated journals of js-auditor.test.ts rarely spell the grammar's corners (`1.`, `-01`,

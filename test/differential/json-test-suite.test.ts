@@ -1,5 +1,5 @@
 /**
- * JSONTestSuite (../shared/testdata/JSONTestSuite/test_parsing, read only): every file, as the
+ * JSONTestSuite (vendored in test/data/json-test-suite, read only): every file, as the
  * value of an extra field of an otherwise valid event line, as a line of its own, and as an
  * unterminated final line; the WASM engine (both builds) must give the reference's report, whose
  * verdict is JSON.parse's over strict UTF-8 (the suite's README). The deeply nested files are in:

@@ -1,15 +1,12 @@
 /**
- * JSONTestSuite (../shared/testdata/JSONTestSuite/test_parsing, read only): its folder, the files
+ * JSONTestSuite (vendored in test/data/json-test-suite, read only): its folder, the files
  * that fit on one JSONL line, and the ways such a file's bytes stand in a journal.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { concatBytes, encode } from "./bytes.js";
 
-export const JSON_TEST_SUITE = join(
-  import.meta.dirname,
-  "../../../shared/testdata/JSONTestSuite/test_parsing",
-);
+export const JSON_TEST_SUITE = join(import.meta.dirname, "../data/json-test-suite/test_parsing");
 
 const LF = 0x0a;
 
