@@ -1,12 +1,20 @@
+import type { Engine } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, readJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../model/events.js";
-import { replay } from "../model/fold.js";
 import type { ModelState } from "../model/state.js";
-import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
+import {
+  type CliOutput,
+  type Command,
+  ExitCode,
+  oneOf,
+  parseCommand,
+  UsageError,
+} from "./command.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
 import { renderJsonList } from "./render-json.js";
 
-const HELP = `Usage: statefold replay <journal> [--dag FILE]
+const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME]
 
 Folds the journal's events over its DAG and prints the final state as JSON, one node per
 line in DAG order: {"nodes":[{"id","status","phase","deposit","surface"}, ...]}.
@@ -17,8 +25,10 @@ the error is reported on stderr with exit status 1. A torn tail is reported on s
 warning.
 
 Options:
-  --dag FILE   the DAG for a journal without a header line (always for .lisp-expr)
-  -h, --help   show this help
+  --dag FILE     the DAG for a journal without a header line (always for .lisp-expr)
+  --engine NAME  wasm (default: the WebAssembly kernel) or reference (the plain TypeScript
+                 model; the same state, slower)
+  -h, --help     show this help
 
 Exit status: 0 replayed, 1 stopped by a log-integrity error, 2 bad usage or unreadable input.
 `;
@@ -31,15 +41,19 @@ export const replayCommand: Command = {
 };
 
 async function runReplay(args: readonly string[], output: CliOutput): Promise<number> {
-  const parsed = parseCommand(replayCommand, args, output, { dag: { type: "string" } });
+  const parsed = parseCommand(replayCommand, args, output, {
+    dag: { type: "string" },
+    engine: { type: "string", default: DEFAULT_ENGINE },
+  });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
+  const engineName = oneOf("replay", "--engine", values.engine, ENGINE_NAMES);
   const [path, ...extra] = positionals;
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`replay takes one journal, found ${positionals.length}`, "replay");
   }
   const journal = readJournalFile(path, { dagPath: values.dag });
-  const { state, fault } = replayUntilFault(journal);
+  const { state, fault } = replayUntilFault(await engineNamed(engineName), journal);
   output.stdout(renderJsonList("nodes", nodeRecords(state)));
   if (journal.tornTail !== null) {
     const { line, offset } = journal.tornTail;
@@ -55,15 +69,16 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
 }
 
 /** The fold over the whole journal, or, at a log-integrity error, over the events before it. */
-function replayUntilFault(journal: JournalFile): {
-  state: ModelState;
-  fault: LogIntegrityError | null;
-} {
+function replayUntilFault(
+  engine: Engine,
+  journal: JournalFile,
+): { state: ModelState; fault: LogIntegrityError | null } {
   try {
-    return { state: replay(journal.dag, journal.events), fault: null };
+    return { state: engine.replay(journal.dag, journal.events), fault: null };
   } catch (error) {
     if (!(error instanceof LogIntegrityError)) throw error;
-    return { state: replay(journal.dag, journal.events.slice(0, error.index)), fault: error };
+    const before = journal.events.slice(0, error.index);
+    return { state: engine.replay(journal.dag, before), fault: error };
   }
 }
 

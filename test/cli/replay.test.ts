@@ -1,3 +1,4 @@
+import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   expectCleanFailure,
@@ -79,6 +80,36 @@ describe("statefold replay", () => {
     expect(nodes.map((node) => node.id)).toEqual(ids);
     const dispatched = nodes.filter((node) => node.status === "dispatched").map((node) => node.id);
     expect(dispatched).toEqual(["é", "😀"]);
+  });
+
+  it.each([
+    ["examples/diamond.jsonl"],
+    ...readdirSync("examples/violations").map((name) => [`examples/violations/${name}`]),
+    ["examples/runtime/campaign.lisp-expr", "--dag", "examples/runtime/dag.json"],
+  ])("prints the same state, warnings and status from either --engine: %s", async (...args) => {
+    const wasm = await statefoldInProcess(["replay", ...args, "--engine", "wasm"]);
+    const reference = await statefoldInProcess(["replay", ...args, "--engine", "reference"]);
+    expect(wasm).toEqual(reference);
+    expect(await statefoldInProcess(["replay", ...args])).toEqual(wasm);
+  });
+
+  it("keeps a malformed surface verbatim on either engine", async () => {
+    const journal = tempFile(
+      "malformed-surface.jsonl",
+      `${headerLine([{ id: "A", deps: [] }])}\n{"kind":"surface-widened","id":"A","surface":["x",3]}\n`,
+    );
+    for (const engine of ["wasm", "reference"]) {
+      const run = await statefoldInProcess(["replay", journal, "--engine", engine]);
+      expect(run.code).toBe(0);
+      const nodes = (JSON.parse(run.stdout) as { nodes: { surface: unknown }[] }).nodes;
+      expect(nodes[0]?.surface, engine).toEqual(["x", 3]);
+    }
+  });
+
+  it("refuses an unknown --engine", async () => {
+    const run = await statefoldInProcess(["replay", "examples/diamond.jsonl", "--engine", "fast"]);
+    expectCleanFailure(run);
+    expect(run.stderr).toMatch(/--engine/);
   });
 
   it("takes exactly one journal", async () => {
