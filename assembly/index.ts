@@ -6,8 +6,8 @@
  * and the node columns.
  */
 
-import { Limit, report } from "./audit";
-import { loadPackedDag, nodeCount, packedDagBytes } from "./dag";
+import { Limit, report } from "./dag/audit";
+import { loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
 import { setHashKey } from "./hash";
 import { reserve, resetAll, sealDagRegion } from "./memory";
 import {
@@ -16,7 +16,7 @@ import {
   phaseAt,
   statusAt,
   validationAt,
-} from "./state";
+} from "./dag/state";
 
 export {
   adoptRestoredReport,
@@ -38,7 +38,7 @@ export {
   REPORT_TORN_TAIL_LINE,
   REPORT_TORN_TAIL_OFFSET,
   STEP_INVARIANT_BYTES,
-} from "./audit";
+} from "./dag/audit";
 export {
   beginJsonl,
   consume,
@@ -51,8 +51,8 @@ export {
   writeCapacity,
   writePointer,
 } from "./jsonl";
-export { restoreMalformedSurface, restorePath, restoreRoom, restoreSurface } from "./snapshot";
-export { nodeStatesPointer } from "./state";
+export { restoreMalformedSurface, restorePath, restoreRoom, restoreSurface } from "./dag/snapshot";
+export { nodeStatesPointer } from "./dag/state";
 export {
   isSurfaceMalformed,
   pathCountNow,
@@ -60,8 +60,8 @@ export {
   pathPointer,
   surfaceLength,
   surfacePointer,
-} from "./surface";
-export { beginRecords, finishRecords, foldRecords, recordRoom } from "./records";
+} from "./dag/surface";
+export { beginRecords, finishRecords, foldRecords, recordRoom } from "./dag/records";
 
 let packedDag: usize = 0;
 

@@ -20,9 +20,9 @@ import {
   stopAtIntegrityFault,
   stopAtLimit,
   stopped,
-} from "./audit";
-import { lookupId } from "./dag";
-import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./events";
+} from "./dag/audit";
+import { lookupId } from "./dag/dag";
+import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./dag/events";
 import {
   CharCode,
   decodeString,
@@ -40,7 +40,7 @@ import {
   ValueType,
 } from "./json";
 import { reserve } from "./memory";
-import { addToPayload, beginPayload, internPath } from "./surface";
+import { addToPayload, beginPayload, internPath } from "./dag/surface";
 import { isValidUtf8 } from "./utf8";
 
 const INITIAL_BUFFER_BYTES: usize = 1 << 20;

@@ -75,7 +75,9 @@ process.exitCode = failed ? 1 : 0;
 /** A kernel older than its sources would measure the wrong code: build it first. */
 async function refuseStaleKernel(): Promise<void> {
   const root = fileURLToPath(new URL("../../", import.meta.url));
-  const sources = (await readdir(`${root}assembly`)).filter((name) => name.endsWith(".ts"));
+  const sources = (await readdir(`${root}assembly`, { recursive: true })).filter((name) =>
+    name.endsWith(".ts"),
+  );
   const newestSource = Math.max(
     ...sources.map((name) => statSync(`${root}assembly/${name}`).mtimeMs),
   );

@@ -19,7 +19,7 @@ import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadEngine, type WasmEngine } from "../bindings/index.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { Report } from "../src/model/report.js";
+import type { Report } from "../src/models/dag/report.js";
 import { ENGINE_NAMES, ENGINES, type EngineName, isEngineName } from "./engines.js";
 import { campaignJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";

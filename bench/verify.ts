@@ -5,7 +5,7 @@
  * the parse-only loop must have parsed every line.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Report } from "../src/model/report.js";
+import type { Report } from "../src/models/dag/report.js";
 import type { EngineName, Finding } from "./engines.js";
 
 export interface Checked {

@@ -2,13 +2,13 @@
  * The kernel's codes, by position, as the reference's strings (assembly/events.ts,
  * assembly/state.ts, assembly/transitions.ts, assembly/invariants.ts hold the same orders).
  */
-import type { IntegrityReason, MalformedProblem } from "../src/model/events.js";
-import type { InvariantsReport } from "../src/model/report.js";
-import type { GateMode, Validation } from "../src/model/state.js";
-import type { IllegalityReason } from "../src/model/transitions.js";
+import type { IntegrityReason, MalformedProblem } from "../src/models/dag/events.js";
+import type { InvariantsReport } from "../src/models/dag/report.js";
+import type { GateMode, Validation } from "../src/models/dag/state.js";
+import type { IllegalityReason } from "../src/models/dag/transitions.js";
 
-export { EVENT_KINDS } from "../src/model/events.js";
-export { STATUSES } from "../src/model/state.js";
+export { EVENT_KINDS } from "../src/models/dag/events.js";
+export { STATUSES } from "../src/models/dag/state.js";
 
 export const INTEGRITY_REASONS: readonly IntegrityReason[] = [
   "malformed-event",

@@ -11,11 +11,11 @@ import {
   type JournalBytes,
   UNNAMED_JOURNAL,
 } from "../src/engine.js";
-import type { AuditSource } from "../src/model/audit.js";
-import type { Dag } from "../src/model/dag.js";
-import { LogIntegrityError } from "../src/model/events.js";
-import type { Report } from "../src/model/report.js";
-import type { EventLog, ModelState } from "../src/model/state.js";
+import type { Dag } from "../src/models/dag/dag.js";
+import { LogIntegrityError } from "../src/models/dag/events.js";
+import type { Report } from "../src/models/dag/report.js";
+import type { EventLog, ModelState } from "../src/models/dag/state.js";
+import type { AuditSource } from "../src/models/journal-source.js";
 import { foldEvents, type Surfaces } from "./fold-records.js";
 import { type AuditorOptions, type JournalAuditor, JsonlSession } from "./jsonl-session.js";
 import {

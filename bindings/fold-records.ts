@@ -5,9 +5,10 @@
  * reference's `locate` does and in its order, and marks them as fault kinds; the kernel does the
  * rest.
  */
-import type { Dag } from "../src/model/dag.js";
-import { type MalformedProblem, UnparseableLine } from "../src/model/events.js";
-import { isStringArray } from "../src/model/state.js";
+import type { Dag } from "../src/models/dag/dag.js";
+import type { MalformedProblem } from "../src/models/dag/events.js";
+import { isStringArray } from "../src/models/dag/state.js";
+import { UnparseableLine } from "../src/models/journal-source.js";
 import { EVENT_KINDS, Kind, Limit, MALFORMED_PROBLEMS, Result, SurfaceShape } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 

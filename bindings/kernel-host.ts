@@ -5,8 +5,8 @@
  */
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlHeader } from "../src/journal/jsonl.js";
-import type { Dag } from "../src/model/dag.js";
-import type { NodeState } from "../src/model/state.js";
+import type { Dag } from "../src/models/dag/dag.js";
+import type { NodeState } from "../src/models/dag/state.js";
 import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 import { packDag } from "./pack-dag.js";

@@ -3,8 +3,8 @@
  * node its distinct-dependency count and its dependents (the reverse edges, deduplicated, since a
  * deps list may name a node twice), all from flat typed arrays.
  */
-import type { Dag } from "../src/model/dag.js";
-import { reverseEdges } from "../src/model/reverse-edges.js";
+import type { Dag } from "../src/models/dag/dag.js";
+import { reverseEdges } from "../src/models/dag/reverse-edges.js";
 import type { KernelExports } from "./kernel.js";
 import { encodeWtf8Into } from "./wtf8.js";
 

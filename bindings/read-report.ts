@@ -3,8 +3,8 @@
  * exports) into the reference's report shape, with `line` beside every `index` when the events
  * came from a journal file.
  */
-import type { Dag } from "../src/model/dag.js";
-import { type IntegrityFault, integrityMessage } from "../src/model/events.js";
+import type { Dag } from "../src/models/dag/dag.js";
+import { type IntegrityFault, integrityMessage } from "../src/models/dag/events.js";
 import type {
   IllegalEvent,
   IntegrityReport,
@@ -12,9 +12,9 @@ import type {
   Report,
   StepVerdict,
   TamperVerdict,
-  TornTail,
-} from "../src/model/report.js";
-import type { Status } from "../src/model/state.js";
+} from "../src/models/dag/report.js";
+import type { Status } from "../src/models/dag/state.js";
+import type { TornTail } from "../src/models/journal-source.js";
 import {
   EVENT_KINDS,
   ILLEGALITY_REASONS,

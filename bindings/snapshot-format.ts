@@ -11,7 +11,7 @@
  * changing them means a new version.
  */
 import { JournalError } from "../src/journal/errors.js";
-import type { DagNode } from "../src/model/dag.js";
+import type { DagNode } from "../src/models/dag/dag.js";
 import { Sha256 } from "./sha256.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";

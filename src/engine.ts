@@ -5,11 +5,12 @@
 import { concatBytes } from "./journal/bytes.js";
 import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
-import { type AuditSource, audit } from "./model/audit.js";
-import type { Dag } from "./model/dag.js";
-import { replay } from "./model/fold.js";
-import type { Report } from "./model/report.js";
-import type { ModelState } from "./model/state.js";
+import { audit } from "./models/dag/audit.js";
+import type { Dag } from "./models/dag/dag.js";
+import { replay } from "./models/dag/fold.js";
+import type { Report } from "./models/dag/report.js";
+import type { ModelState } from "./models/dag/state.js";
+import type { AuditSource } from "./models/journal-source.js";
 
 export type EngineName = "reference" | "wasm";
 

@@ -18,4 +18,5 @@ export {
 export { JournalError } from "./journal/errors.js";
 export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
-export * from "./model/index.js";
+export * from "./models/dag/index.js";
+export * from "./models/journal-source.js";

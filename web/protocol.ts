@@ -1,5 +1,5 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { Report } from "../src/model/report.js";
+import type { Report } from "../src/models/dag/report.js";
 
 /** What the page asks: audit this journal, against this DAG file if one is given. */
 export interface AuditRequest {

@@ -18,8 +18,8 @@ import {
 } from "../../src/engine.js";
 import { chooseDag } from "../../src/journal/choose-dag.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
-import type { Dag } from "../../src/model/dag.js";
-import type { Report } from "../../src/model/report.js";
+import type { Dag } from "../../src/models/dag/dag.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { isBlank, JsonlAudit } from "./jsonl-audit.js";
 import { NodeStates, PreparedDag } from "./node-states.js";
 import { buildReport } from "./report.js";

@@ -9,10 +9,10 @@
  * dagPreserved holds by construction: nothing writes the DAG after it is prepared.
  */
 import { encodeWtf8 } from "../../bindings/wtf8.js";
-import type { Dag } from "../../src/model/dag.js";
-import { ILLEGAL_EVENTS_LISTED_MAX, INVARIANT_NAMES } from "../../src/model/report.js";
-import { reverseEdges } from "../../src/model/reverse-edges.js";
-import type { IllegalityReason } from "../../src/model/transitions.js";
+import type { Dag } from "../../src/models/dag/dag.js";
+import { ILLEGAL_EVENTS_LISTED_MAX, INVARIANT_NAMES } from "../../src/models/dag/report.js";
+import { reverseEdges } from "../../src/models/dag/reverse-edges.js";
+import type { IllegalityReason } from "../../src/models/dag/transitions.js";
 import { ByteTable } from "./byte-table.js";
 import { Surfaces } from "./surfaces.js";
 

@@ -14,7 +14,7 @@ import {
   readJournalFile,
 } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];

@@ -7,7 +7,7 @@ import {
 import { JournalError } from "../journal/errors.js";
 import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 import {
   type CliOutput,
   type Command,

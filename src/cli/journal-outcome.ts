@@ -4,7 +4,7 @@
  * is a bug in statefold and is thrown.
  */
 import { JournalError } from "../journal/errors.js";
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
 
 export type JournalOutcome =

@@ -1,5 +1,5 @@
 import { readDagOf } from "../journal/index.js";
-import { dagLayers } from "../model/dag.js";
+import { dagLayers } from "../models/dag/dag.js";
 import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
 import { renderJsonList } from "./render-json.js";
 

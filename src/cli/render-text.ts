@@ -8,7 +8,7 @@ import {
   type IntegrityReport,
   type InvariantsReport,
   type Report,
-} from "../model/report.js";
+} from "../models/dag/report.js";
 import { passes } from "../report/verdict.js";
 import {
   eventLocation as at,

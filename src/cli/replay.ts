@@ -1,8 +1,8 @@
 import type { Engine } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, readJournalFile } from "../journal/index.js";
-import { LogIntegrityError } from "../model/events.js";
-import type { ModelState } from "../model/state.js";
+import { LogIntegrityError } from "../models/dag/events.js";
+import type { ModelState } from "../models/dag/state.js";
 import {
   type CliOutput,
   type Command,

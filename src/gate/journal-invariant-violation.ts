@@ -4,7 +4,7 @@
  * rule broke at which event.
  */
 import { UNNAMED_JOURNAL } from "../engine.js";
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
 
 /** The rule a refusal names: an invariant, log integrity, or (when strict) legality. */

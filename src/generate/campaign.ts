@@ -10,7 +10,7 @@
  * the audit flags it as illegal. The injections draw from their own generator, so a campaign with
  * `illegalRate` 0 (the default) is byte-identical to one written before the option existed.
  */
-import type { DagNode } from "../model/dag.js";
+import type { DagNode } from "../models/dag/dag.js";
 import { Random } from "./random.js";
 
 export interface CampaignOptions {

@@ -1,4 +1,4 @@
-import type { Dag } from "../model/dag.js";
+import type { Dag } from "../models/dag/dag.js";
 import { dagDifference } from "./dag-difference.js";
 import { JournalError } from "./errors.js";
 

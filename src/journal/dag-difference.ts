@@ -1,4 +1,4 @@
-import type { Dag } from "../model/dag.js";
+import type { Dag } from "../models/dag/dag.js";
 
 /**
  * The first difference between two DAGs, node by node in order, or null when they are the same

@@ -4,7 +4,7 @@
  * line and column, then `makeDag`, whose rejection (duplicate-id, dangling-dependency, cycle)
  * becomes an error naming the reason, the ids, and the node where it shows.
  */
-import { type Dag, type DagNode, type DagRejection, makeDag } from "../model/dag.js";
+import { type Dag, type DagNode, type DagRejection, makeDag } from "../models/dag/dag.js";
 import { JournalError } from "./errors.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
 import { type JsonPath, walkJson } from "./json-walk.js";

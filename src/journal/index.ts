@@ -4,8 +4,8 @@
  * journal's header.
  */
 import { statSync } from "node:fs";
-import type { Dag } from "../model/dag.js";
-import type { TornTail } from "../model/report.js";
+import type { Dag } from "../models/dag/dag.js";
+import type { TornTail } from "../models/journal-source.js";
 import { chooseDag } from "./choose-dag.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";

@@ -1,5 +1,5 @@
-import type { Dag } from "../model/dag.js";
-import type { TornTail } from "../model/report.js";
+import type { Dag } from "../models/dag/dag.js";
+import type { TornTail } from "../models/journal-source.js";
 
 /** What a journal reader returns: the events of one journal file, each with its line. */
 export interface Journal {

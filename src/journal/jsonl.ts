@@ -18,9 +18,9 @@
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
  */
-import type { Dag } from "../model/dag.js";
-import { UnparseableLine } from "../model/events.js";
-import type { TornTail } from "../model/report.js";
+import type { Dag } from "../models/dag/dag.js";
+import type { TornTail } from "../models/journal-source.js";
+import { UnparseableLine } from "../models/journal-source.js";
 import { dagFromJson } from "./dag-file.js";
 import type { Journal } from "./journal.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";

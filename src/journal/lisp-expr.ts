@@ -16,8 +16,8 @@
  * `UnparseableLine("invalid-utf8")` at its line, as a JSONL line would. The journal carries no
  * DAG: it comes from `--dag`.
  */
-import type { EventKind } from "../model/events.js";
-import { UnparseableLine } from "../model/events.js";
+import type { EventKind } from "../models/dag/events.js";
+import { UnparseableLine } from "../models/journal-source.js";
 import type { Journal } from "./journal.js";
 import { readSexprs, type Sexpr } from "./sexpr.js";
 

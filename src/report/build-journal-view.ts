@@ -13,10 +13,10 @@
  * node, which is 200 k objects in a large campaign.
  */
 import type { Engine } from "../engine.js";
-import { type Dag, makeDag } from "../model/dag.js";
-import { UnparseableLine } from "../model/events.js";
-import { INVARIANT_NAMES, type Report } from "../model/report.js";
-import { type ModelState, type NodeState, nodeState } from "../model/state.js";
+import { type Dag, makeDag } from "../models/dag/dag.js";
+import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
+import { type ModelState, type NodeState, nodeState } from "../models/dag/state.js";
+import { UnparseableLine } from "../models/journal-source.js";
 import { dagView } from "./dag-view.js";
 import {
   type BrokenRule,

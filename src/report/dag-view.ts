@@ -3,14 +3,14 @@
  * the last state the fold reached, drawn node by node while small, else counted per layer
  * (journal-view.ts has the bounds).
  */
-import { dagLayers } from "../model/dag.js";
+import { dagLayers } from "../models/dag/dag.js";
 import {
   type ModelState,
   type NodeState,
   nodeState,
   STATUSES,
   type Status,
-} from "../model/state.js";
+} from "../models/dag/state.js";
 import {
   DAG_NODES_DRAWN_MAX,
   type DagView,

@@ -14,7 +14,7 @@
 import { statSync } from "node:fs";
 import { JournalError, type ReadJournalOptions, readJournalFile } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
 import type { JournalView } from "./journal-view.js";
 import { quoteLines } from "./quote-lines.js";

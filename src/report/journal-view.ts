@@ -10,11 +10,11 @@
  * drawn node by node only while it is small.
  */
 
-import type { IntegrityReason } from "../model/events.js";
-import type { StepInvariantName } from "../model/invariants.js";
-import type { Report } from "../model/report.js";
-import type { Deposit, Status } from "../model/state.js";
-import type { IllegalityReason } from "../model/transitions.js";
+import type { IntegrityReason } from "../models/dag/events.js";
+import type { StepInvariantName } from "../models/dag/invariants.js";
+import type { Report } from "../models/dag/report.js";
+import type { Deposit, Status } from "../models/dag/state.js";
+import type { IllegalityReason } from "../models/dag/transitions.js";
 
 /** Events quoted before the one a finding is about. */
 export const CONTEXT_EVENTS_BEFORE = 3;

@@ -2,7 +2,7 @@
  * A node's state as the HTML report shows it: plain, serialisable, with its surface bounded
  * (journal-view.ts), and how one event changed the surface.
  */
-import { isStringArray, type NodeState } from "../model/state.js";
+import { isStringArray, type NodeState } from "../models/dag/state.js";
 import {
   MALFORMED_SURFACE_CHARS_MAX,
   type NodeStateView,

@@ -3,7 +3,7 @@
  * of the text output), the journal lines up to the offending one as written, and the node's
  * state before and after it with what changed marked. Pure.
  */
-import type { Deposit } from "../model/state.js";
+import type { Deposit } from "../models/dag/state.js";
 import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import type {
   BrokenRule,

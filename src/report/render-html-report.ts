@@ -5,7 +5,7 @@
  * works offline and nothing in a journal can make it load anything. A pure function of its data
  * (no Node APIs), so a browser page renders the same view.
  */
-import { INVARIANT_NAMES, type Report } from "../model/report.js";
+import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
 import type { DagView, Finding, JournalView } from "./journal-view.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";

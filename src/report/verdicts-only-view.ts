@@ -3,7 +3,7 @@
  * journal past it (or otherwise unreadable again): its verdicts alone, saying why. Browser-safe,
  * shared by the command line (gather-journal-view.ts) and the in-browser auditor (web/).
  */
-import type { Report } from "../model/report.js";
+import type { Report } from "../models/dag/report.js";
 import type { JournalView } from "./journal-view.js";
 
 const MEGABYTE = 2 ** 20;

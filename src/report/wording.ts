@@ -3,10 +3,10 @@
  * (src/cli/render-text.ts) and the HTML report, so that both say the same thing the same way.
  * Pure: no Node APIs, so a browser page can render with it too.
  */
-import type { StepInvariantName } from "../model/invariants.js";
-import type { Report } from "../model/report.js";
-import { STATUSES } from "../model/state.js";
-import type { IllegalityReason } from "../model/transitions.js";
+import type { StepInvariantName } from "../models/dag/invariants.js";
+import type { Report } from "../models/dag/report.js";
+import { STATUSES } from "../models/dag/state.js";
+import type { IllegalityReason } from "../models/dag/transitions.js";
 
 /** Why a step invariant broke at the event its verdict names, said of that event's node. */
 export const WHY_BROKEN: Readonly<Record<StepInvariantName, string>> = {

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { launchChromium, serveFiles } from "../support/chromium.js";
 
 // The built package (dist/, with the kernel in dist/build/) as a browser loads it: no bundler, no

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION } from "../../bindings/snapshot-format.js";
 import { referenceEngine } from "../../src/engine.js";
-import { makeDag } from "../../src/model/dag.js";
+import { makeDag } from "../../src/models/dag/dag.js";
 import { concatBytes } from "../support/bytes.js";
 import { jsonlJournalArbitrary } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf } from "../support/outcome.js";

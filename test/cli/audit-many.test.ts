@@ -8,7 +8,7 @@ import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import {
   expectCleanFailure,
   REPO_ROOT,

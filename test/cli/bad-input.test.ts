@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { expectCleanFailure, headerLine, statefold, tempFile, tempFiles } from "./cli-process.js";
 
 const DAG = "examples/diamond.dag.json";

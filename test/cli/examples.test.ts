@@ -1,7 +1,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { type CliRun, REPO_ROOT, statefold, statefoldInProcess } from "./cli-process.js";
 
 interface Expected {

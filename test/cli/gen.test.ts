@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { FAULT_KINDS } from "../../src/generate/fault-kinds.js";
 import type { InjectedFault } from "../../src/generate/faults.js";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 import {
   expectCleanFailure,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { wantsColour } from "../../src/cli/command.js";
 import { passes, renderAuditText, renderSummary } from "../../src/cli/render-text.js";
-import { audit, makeDag, type Report } from "../../src/model/index.js";
+import { audit, makeDag, type Report } from "../../src/models/dag/index.js";
 
 function diamondReport(events: readonly unknown[]): Report {
   const made = makeDag([

@@ -14,7 +14,7 @@ import {
 } from "../../src/generate/faults.js";
 import { Random } from "../../src/generate/random.js";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 import { statefold, tempFiles } from "./cli-process.js";
 

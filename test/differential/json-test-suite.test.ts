@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
-import type { Report } from "../../src/model/index.js";
+import type { Report } from "../../src/models/dag/index.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
 import { oneLineSuiteFiles, PLACEMENTS } from "../support/json-test-suite.js";

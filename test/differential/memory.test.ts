@@ -16,7 +16,7 @@ import {
   loggedEvents,
   type ModelState,
   transitionEvent,
-} from "../../src/model/index.js";
+} from "../../src/models/dag/index.js";
 import {
   dagArbitrary,
   happyPathOpsArbitrary,

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
 import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
-import type { IllegalityReason, Report } from "../../src/model/index.js";
+import type { IllegalityReason, Report } from "../../src/models/dag/index.js";
 import { encode } from "../support/bytes.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";

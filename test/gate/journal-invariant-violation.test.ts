@@ -6,7 +6,7 @@ import {
   gateViolation,
   JournalInvariantViolation,
 } from "../../src/gate/journal-invariant-violation.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 
 async function reportOf(example: string): Promise<Report> {
   return referenceEngine.auditBytes(null, readFileSync(example), { file: example });

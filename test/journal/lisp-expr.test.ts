@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
 import { readLispExprJournal } from "../../src/journal/lisp-expr.js";
 import { readSexprs } from "../../src/journal/sexpr.js";
-import { audit, makeDag, UnparseableLine } from "../../src/model/index.js";
+import { audit, makeDag } from "../../src/models/dag/index.js";
+import { UnparseableLine } from "../../src/models/journal-source.js";
 import { encode } from "../support/bytes.js";
 import { errorThrownBy } from "../support/outcome.js";
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
-import { audit, type Dag, dagLayers, type NodeState, replay } from "../../src/model/index.js";
+import { audit, type Dag, dagLayers, type NodeState, replay } from "../../src/models/dag/index.js";
 import {
   buildJournalView,
   linesToQuote,

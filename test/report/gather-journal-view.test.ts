@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
-import type { Report } from "../../src/model/index.js";
+import type { Report } from "../../src/models/dag/index.js";
 import {
   CONTEXT_JOURNAL_BYTES_MAX,
   gatherJournalView,

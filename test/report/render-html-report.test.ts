@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
 import { readJournalFile } from "../../src/journal/index.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
-import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/model/index.js";
+import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/models/dag/index.js";
 import { buildJournalView, linesToQuote } from "../../src/report/build-journal-view.js";
 import { gatherJournalView } from "../../src/report/gather-journal-view.js";
 import type { JournalView } from "../../src/report/journal-view.js";

@@ -18,8 +18,8 @@ import {
   type EventKind,
   loggedEvents,
   makeDag,
-  UnparseableLine,
-} from "../../src/model/index.js";
+} from "../../src/models/dag/index.js";
+import { UnparseableLine } from "../../src/models/journal-source.js";
 import { type Op, runOps, type TransitionName } from "./run-ops.js";
 
 // ---------------------------------------------------------------------------------------------

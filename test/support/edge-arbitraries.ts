@@ -4,7 +4,7 @@
  * re-enter proven (which moves every dependent's count of unproven deps).
  */
 import fc from "fast-check";
-import { type Dag, type DagNode, EVENT_KINDS } from "../../src/model/index.js";
+import { type Dag, type DagNode, EVENT_KINDS } from "../../src/models/dag/index.js";
 import { mustMakeDag, nodeIdArbitrary, UNKNOWN_EVENT_KINDS } from "./arbitraries.js";
 
 /**

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { loadEngine } from "../../bindings/index.js";
-import { type DagNode, makeDag } from "../../src/model/dag.js";
+import { type DagNode, makeDag } from "../../src/models/dag/dag.js";
 import { FLAVOURS } from "./engines.js";
 import { type Chunking, chunked } from "./jsonl-encoding.js";
 import { asyncOutcomeOf, type Outcome } from "./outcome.js";

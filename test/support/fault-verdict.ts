@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import type { InjectedFault } from "../../src/generate/faults.js";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 
 const STOPS = new Set(["unknown-node", "malformed-event"]);
 

@@ -10,7 +10,7 @@ import {
   type ModelState,
   nodeState,
   type Status,
-} from "../../src/model/index.js";
+} from "../../src/models/dag/index.js";
 import { mustMakeDag } from "./arbitraries.js";
 import { type Op, runOps } from "./run-ops.js";
 

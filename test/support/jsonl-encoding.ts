@@ -21,7 +21,8 @@
  * choices come from a seeded generator, so a failing case shrinks to the few variations it needs.
  */
 import fc from "fast-check";
-import { type Dag, EVENT_KINDS, UnparseableLine } from "../../src/model/index.js";
+import { type Dag, EVENT_KINDS } from "../../src/models/dag/index.js";
+import { UnparseableLine } from "../../src/models/journal-source.js";
 import { type DagShape, dagArbitrary, type RawLogShape, rawLogArbitrary } from "./arbitraries.js";
 import { concatBytes } from "./bytes.js";
 

@@ -6,7 +6,8 @@
  * type. Also the `AuditSource` a reader would pass beside them (lines, torn tail).
  */
 import fc from "fast-check";
-import type { AuditSource, Dag, TornTail } from "../../src/model/index.js";
+import type { Dag } from "../../src/models/dag/index.js";
+import type { AuditSource, TornTail } from "../../src/models/journal-source.js";
 import { dagArbitrary, type RawLogShape, rawLogArbitrary } from "./arbitraries.js";
 
 type Variant = "null-prototype" | "frozen" | "repeated" | "plain";

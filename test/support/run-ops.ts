@@ -17,7 +17,7 @@ import {
   skip,
   type TransitionResult,
   widenSurface,
-} from "../../src/model/index.js";
+} from "../../src/models/dag/index.js";
 
 export const TRANSITION_NAMES = [
   "dispatch",

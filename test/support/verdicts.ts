@@ -2,7 +2,7 @@
  * What audited journals' reports looked like — verdict keys such as "torn tail" or "threw
  * JournalError" — tallied over a property's runs, so that a vacuous generator fails the test.
  */
-import type { Report } from "../../src/model/index.js";
+import type { Report } from "../../src/models/dag/index.js";
 import type { Outcome } from "./outcome.js";
 
 /** The verdict keys of one outcome. */

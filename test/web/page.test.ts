@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { INVARIANT_NAMES, type Report } from "../../src/model/report.js";
+import { INVARIANT_NAMES, type Report } from "../../src/models/dag/report.js";
 import {
   auditInPage,
   buildAndServe,

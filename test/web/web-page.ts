@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Frame, Page } from "playwright-core";
-import type { Report } from "../../src/model/report.js";
+import type { Report } from "../../src/models/dag/report.js";
 import { launchChromium, serveFiles } from "../support/chromium.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));

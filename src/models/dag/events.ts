@@ -27,14 +27,6 @@ export interface Event {
 /** An event that passed the integrity checks. */
 export type KnownEvent = Event & { readonly kind: EventKind };
 
-/**
- * A journal line that is not JSON at all. Readers put one in the log in place of the line so
- * that the fold, not the reader, reports it — at the right index.
- */
-export class UnparseableLine {
-  constructor(readonly problem: "invalid-utf8" | "invalid-json") {}
-}
-
 export type IntegrityReason =
   | "malformed-event"
   | "unknown-node"

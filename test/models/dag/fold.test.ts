@@ -10,11 +10,11 @@ import {
   nodeState,
   replay,
   transitionEvent,
-  UnparseableLine,
-} from "../../src/model/index.js";
-import { dagOf, ev } from "../support/fixtures.js";
-import { errorThrownBy } from "../support/outcome.js";
-import { type Op, runOps } from "../support/run-ops.js";
+} from "../../../src/models/dag/index.js";
+import { UnparseableLine } from "../../../src/models/journal-source.js";
+import { dagOf, ev } from "../../support/fixtures.js";
+import { errorThrownBy } from "../../support/outcome.js";
+import { type Op, runOps } from "../../support/run-ops.js";
 
 const dag = dagOf(["A"], ["B", "A"]);
 

@@ -2,6 +2,8 @@
  * The audit report (DESIGN §4): one shape for every engine and every journal format. `line` is
  * present beside every `index` when the events came from a journal file.
  */
+
+import type { TornTail } from "../journal-source.js";
 import type { IntegrityReason } from "./events.js";
 import type { Status } from "./state.js";
 import type { IllegalityReason } from "./transitions.js";
@@ -11,13 +13,6 @@ export interface IntegrityReport {
   readonly line?: number;
   readonly reason: IntegrityReason;
   readonly message: string;
-}
-
-export interface TornTail {
-  /** 1-based line number of the unterminated final line. */
-  readonly line: number;
-  /** Byte offset of its first byte in the file. */
-  readonly offset: number;
 }
 
 export type StepVerdict =

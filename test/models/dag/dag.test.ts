@@ -1,8 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareCodePoints, type DagNode, dagLayers, makeDag } from "../../src/model/index.js";
-import { dagArbitrary, dagNodesArbitrary } from "../support/arbitraries.js";
-import { dagOf } from "../support/fixtures.js";
+import {
+  compareCodePoints,
+  type DagNode,
+  dagLayers,
+  makeDag,
+} from "../../../src/models/dag/index.js";
+import { dagArbitrary, dagNodesArbitrary } from "../../support/arbitraries.js";
+import { dagOf } from "../../support/fixtures.js";
 
 const node = (id: string, ...deps: string[]): DagNode => ({ id, deps });
 

@@ -22,9 +22,13 @@ import {
   scheduleCorrect,
   surfaceMonotonic,
   tamperEvident,
-} from "../../src/model/index.js";
-import { type DagWithOps, dagWithOpsArbitrary, type OpsGenerator } from "../support/arbitraries.js";
-import { type LiveRun, runOps } from "../support/run-ops.js";
+} from "../../../src/models/dag/index.js";
+import {
+  type DagWithOps,
+  dagWithOpsArbitrary,
+  type OpsGenerator,
+} from "../../support/arbitraries.js";
+import { type LiveRun, runOps } from "../../support/run-ops.js";
 
 const PROPERTY_RUNS = 500;
 const GENERATORS: readonly OpsGenerator[] = ["happy-path", "adversarial"];

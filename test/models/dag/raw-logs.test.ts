@@ -28,9 +28,9 @@ import {
   surfaceMonotonic,
   trajectory,
   unjustifiedProvenNodes,
-} from "../../src/model/index.js";
-import { type DagWithRawLog, dagWithRawLogArbitrary } from "../support/arbitraries.js";
-import { applyOp, type Op, type TransitionName } from "../support/run-ops.js";
+} from "../../../src/models/dag/index.js";
+import { type DagWithRawLog, dagWithRawLogArbitrary } from "../../support/arbitraries.js";
+import { applyOp, type Op, type TransitionName } from "../../support/run-ops.js";
 
 const PROPERTY_RUNS = 500;
 

@@ -1,5 +1,5 @@
 /**
- * The audit of one journal (mirrors src/model/audit.ts): every event goes through `auditEvent`,
+ * The audit of one journal (mirrors src/models/dag/audit.ts): every event goes through `auditEvent`,
  * which checks integrity, legality and the step invariants around the one `applyEvent`, and the
  * verdicts accumulate in the report block the bindings read.
  *
@@ -30,7 +30,7 @@ import {
   breaksSurfaceMonotonicity,
   StepInvariant,
 } from "./invariants";
-import { reserve, resetJournalRegion } from "./memory";
+import { reserve, resetJournalRegion } from "../memory";
 import { passLoggedAt, phaseAt, resetNodeStates, Status, statusAt } from "./state";
 import { payloadKeepsSurface, resetSurfaces } from "./surface";
 import { Illegality, illegality } from "./transitions";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Dag } from "../../src/model/index.js";
-import { reverseEdges } from "../../src/model/reverse-edges.js";
-import { dagArbitrary, mustMakeDag } from "../support/arbitraries.js";
+import type { Dag } from "../../../src/models/dag/index.js";
+import { reverseEdges } from "../../../src/models/dag/reverse-edges.js";
+import { dagArbitrary, mustMakeDag } from "../../support/arbitraries.js";
 
 /** The same facts the plain way: a set per deps list, a scan of every node per node. */
 function naiveReverseEdges(dag: Dag): { distinctDeps: number[]; dependents: number[][] } {

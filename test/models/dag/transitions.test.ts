@@ -24,9 +24,9 @@ import {
   skip,
   type TransitionResult,
   widenSurface,
-} from "../../src/model/index.js";
-import { dagOf, reach, stateWith } from "../support/fixtures.js";
-import { applyOp, TRANSITION_NAMES, type TransitionName } from "../support/run-ops.js";
+} from "../../../src/models/dag/index.js";
+import { dagOf, reach, stateWith } from "../../support/fixtures.js";
+import { applyOp, TRANSITION_NAMES, type TransitionName } from "../../support/run-ops.js";
 
 const dag = dagOf(["A"], ["B", "A"], ["C", "A", "B"]);
 

@@ -5,9 +5,9 @@ import {
   INVARIANT_NAMES,
   loggedEvents,
   STATUSES,
-  UnparseableLine,
-} from "../../src/model/index.js";
-import { dagOf, ev, PROVE_A, stateWith } from "../support/fixtures.js";
+} from "../../../src/models/dag/index.js";
+import { UnparseableLine } from "../../../src/models/journal-source.js";
+import { dagOf, ev, PROVE_A, stateWith } from "../../support/fixtures.js";
 
 const dag = dagOf(["A"], ["B", "A"], ["C"]);
 

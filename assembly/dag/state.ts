@@ -1,5 +1,5 @@
 /**
- * Node state (mirrors src/model/state.ts): one 16-byte record per node, so an event touches one
+ * Node state (mirrors src/models/dag/state.ts): one 16-byte record per node, so an event touches one
  * cache line however many fields it reads. Records live in the journal region and are reset to
  * the initial state (every node queued, no deposit, empty surface) before each journal.
  *
@@ -12,7 +12,7 @@
  *   12  u32  unproven      distinct deps not proven now (scheduleCorrect, dispatch legality)
  */
 import { depCounts, nodeCount } from "./dag";
-import { reserve } from "./memory";
+import { reserve } from "../memory";
 
 export namespace Status {
   export const QUEUED: u8 = 0;

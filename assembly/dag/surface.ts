@@ -18,8 +18,8 @@
  * the marks for them and the path table stays unused.
  */
 import { nodeCount } from "./dag";
-import { hashBytes } from "./hash";
-import { reserve, reserveZeroed } from "./memory";
+import { hashBytes } from "../hash";
+import { reserve, reserveZeroed } from "../memory";
 
 let pathCount: u32 = 0;
 let pathCapacity: u32 = 0; // paths the per-path columns can hold; slots are twice this

@@ -21,7 +21,7 @@ import {
   stopped,
 } from "./audit";
 import { Integrity, Kind, SurfaceShape } from "./events";
-import { reserve } from "./memory";
+import { reserve } from "../memory";
 import { collectPayloadIds, usePathIdSpace } from "./surface";
 
 const INITIAL_RECORD_BUFFER_BYTES: usize = 1 << 20;

@@ -1,5 +1,5 @@
 /**
- * The event vocabulary as codes (mirrors src/model/events.ts; the bindings map each code to the
+ * The event vocabulary as codes (mirrors src/models/dag/events.ts; the bindings map each code to the
  * same string by position). Kinds 0–7 are the model's; the record format adds fault kinds for
  * integrity faults the host already found while encoding objects.
  */

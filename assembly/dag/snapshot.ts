@@ -4,7 +4,7 @@
  * they get the ids they had, and node surfaces name them by id. (Node records and the report
  * block are plain bytes; the host copies them in both directions.)
  */
-import { reserve } from "./memory";
+import { reserve } from "../memory";
 import { collectPayloadIds, internPath, storeMalformed, storePayload } from "./surface";
 
 /** A block the host fills with restore data; 0 when memory is exhausted. */

@@ -1,5 +1,5 @@
 /**
- * The fold (mirrors src/model/fold.ts): `applyEvent` is the single primitive that moves node
+ * The fold (mirrors src/models/dag/fold.ts): `applyEvent` is the single primitive that moves node
  * state, used by the JSONL scanner and the record format alike. It applies an event without any
  * legality check; the only fault it knows is the log-integrity one that depends on state,
  * discharge-without-deposit (the scanner found the others before).

@@ -1,5 +1,5 @@
 /**
- * The six invariants, checked incrementally (mirrors src/model/invariants.ts). In the reference
+ * The six invariants, checked incrementally (mirrors src/models/dag/invariants.ts). In the reference
  * each is a predicate over the whole trajectory; here each step invariant is judged on the one
  * node an event touches, which is the only node whose state differs between consecutive states,
  * so the first failing event is the same. Each check is O(1), or O(|surface|) for a surface event.

@@ -3,6 +3,8 @@
  * stops at a log-integrity fault; the predicates and legality are then judged over the prefix
  * before it.
  */
+
+import type { AuditSource } from "../journal-source.js";
 import type { Dag } from "./dag.js";
 import { integrityMessage, LogIntegrityError } from "./events.js";
 import {
@@ -18,16 +20,9 @@ import {
   type InvariantsReport,
   type Report,
   type StepVerdict,
-  type TornTail,
 } from "./report.js";
 import { initialState, type ModelState, STATUSES, type Status } from "./state.js";
 import { eventLegality } from "./transitions.js";
-
-export interface AuditSource {
-  /** 1-based journal line of each event, when the events come from a file. */
-  readonly lines?: readonly number[];
-  readonly tornTail?: TornTail | null;
-}
 
 export function audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
   const { final, fault } = foldUntilFault(dag, events);

@@ -1,5 +1,5 @@
 /**
- * The work DAG as the kernel holds it (mirrors src/model/dag.ts). The host validates the DAG with
+ * The work DAG as the kernel holds it (mirrors src/models/dag/dag.ts). The host validates the DAG with
  * the reference `makeDag` and writes it packed into the DAG region; the kernel keeps ids for lookup and, per node,
  * its dependents (the reverse edges) and how many distinct deps it has.
  *
@@ -16,8 +16,8 @@
  *
  * The id table is open addressing with linear probing, at most half full, over SipHash values.
  */
-import { hashBytes } from "./hash";
-import { reserve, reserveZeroed } from "./memory";
+import { hashBytes } from "../hash";
+import { reserve, reserveZeroed } from "../memory";
 
 export let nodeCount: i32 = 0;
 let idOffsets: usize = 0;

@@ -4,14 +4,10 @@
  * by construction. It applies a well-formed event without any legality check (the seed's
  * semantics); only a log-integrity fault stops it (DESIGN §3).
  */
+
+import { UnparseableLine } from "../journal-source.js";
 import type { Dag } from "./dag.js";
-import {
-  type IntegrityFault,
-  isEventKind,
-  type KnownEvent,
-  LogIntegrityError,
-  UnparseableLine,
-} from "./events.js";
+import { type IntegrityFault, isEventKind, type KnownEvent, LogIntegrityError } from "./events.js";
 import {
   type Deposit,
   initialState,

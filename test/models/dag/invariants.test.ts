@@ -15,8 +15,8 @@ import {
   tamperEvident,
   trajectory,
   unjustifiedProvenNodes,
-} from "../../src/model/index.js";
-import { dagOf, ev, PROVE_A, pass } from "../support/fixtures.js";
+} from "../../../src/models/dag/index.js";
+import { dagOf, ev, PROVE_A, pass } from "../../support/fixtures.js";
 
 const dag = dagOf(["A"], ["B", "A"], ["C"]);
 
