@@ -1,5 +1,5 @@
 /**
- * The JSONL journal, streamed (DESIGN §5; the reference reader is src/journal/jsonl.ts). The host
+ * The JSONL journal, streamed (docs/journals.md; the reference reader is src/journal/jsonl.ts). The host
  * copies chunks of any size into the line buffer; complete lines are audited where they lie and
  * the partial line at the end moves to the front, so a line may span any number of chunks and
  * memory holds one line at most. Per line: one vector pass finds the line end and notes any byte

@@ -3,8 +3,8 @@
  * per DAG node, fed the events of `JSON.parse`d lines. It folds only — no integrity checks beyond
  * a known node, no legality, no invariants — so it does a small part of an audit's work.
  *
- * The transitions are the fold's (src/model/fold.ts), written at the machine's root so that they
- * apply in every state: the seed's fold applies an illegal event too (a machine that ignored
+ * The transitions are the fold's (src/models/dag/fold.ts), written at the machine's root so that they
+ * apply in every state: the model's fold applies an illegal event too (a machine that ignored
  * events its state does not expect would fold a different history). Its final counts are checked
  * against the auditors' in every benchmark run.
  */

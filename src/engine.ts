@@ -29,7 +29,7 @@ export interface AuditBytesOptions {
 
 export interface Engine {
   readonly name: EngineName;
-  /** The report of DESIGN §4 for a log of events (any values; the fold judges them). */
+  /** The report of docs/models/dag.md for a log of events (any values; the fold judges them). */
   audit(dag: Dag, events: readonly unknown[], source?: AuditSource): Report;
   /** The state the log folds to; a log-integrity fault throws `LogIntegrityError`. */
   replay(dag: Dag, events: readonly unknown[]): ModelState;

@@ -36,7 +36,7 @@ export namespace SurfaceShape {
   export const OTHER: u8 = 2;
 }
 
-/** Integrity reasons, in the order of DESIGN §3 (mirrors IntegrityReason). */
+/** Integrity reasons, in the order of docs/models/dag.md, "Log integrity" (mirrors IntegrityReason). */
 export namespace Integrity {
   export const NONE: i32 = -1;
   export const MALFORMED_EVENT: i32 = 0;

@@ -1,6 +1,6 @@
 /**
  * Legality of a logged event (mirrors `eventLegality` in src/models/dag/transitions.ts): the checks
- * of DESIGN §2 for the public transition the event stands for, from the state just before it,
+ * of docs/models/dag.md, "Transitions" for the public transition the event stands for, from the state just before it,
  * plus surface-shrinks. The caller has collected a surface event's payload (surface.ts).
  */
 import { dependents, dependentsStart } from "./dag";

@@ -155,7 +155,7 @@ export class JsonlAudit {
   private nodeCode = 0;
   private kindCode = 0;
 
-  /** The integrity checks of DESIGN §3, in its order. */
+  /** The integrity checks of docs/models/dag.md, "Log integrity", in its order. */
   private integrityFault(
     index: number,
     bytes: Uint8Array,

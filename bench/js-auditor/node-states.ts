@@ -181,7 +181,7 @@ export class NodeStates {
     }
   }
 
-  /** The fold (src/model/fold.ts `applyEvent`): no legality check. */
+  /** The fold (src/models/dag/fold.ts `applyEvent`): no legality check. */
   private apply(node: number, kind: number, result: number, shape: number): void {
     switch (kind) {
       case Kind.DISPATCHED:

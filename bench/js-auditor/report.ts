@@ -1,4 +1,4 @@
-/** The report of DESIGN §4 from the state a JSONL audit ended in. */
+/** The report of docs/models/dag.md from the state a JSONL audit ended in. */
 import type { Dag } from "../../src/models/dag/dag.js";
 import { EVENT_KINDS, type IntegrityFault, integrityMessage } from "../../src/models/dag/events.js";
 import type {

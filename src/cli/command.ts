@@ -4,7 +4,7 @@
  */
 import { type ParseArgsConfig, parseArgs } from "node:util";
 
-/** DESIGN §7. */
+/** The exit statuses of docs/report.md. */
 export const ExitCode = {
   conformant: 0,
   notConformant: 1,

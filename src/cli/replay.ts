@@ -18,7 +18,7 @@ const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME]
 
 Folds the journal's events over its DAG and prints the final state as JSON, one node per
 line in DAG order: {"nodes":[{"id","status","phase","deposit","surface"}, ...]}.
-The fold applies every well-formed event, legal or not, as the seed's model does.
+The fold applies every well-formed event, legal or not, as the librecode model does.
 
 A log-integrity error stops the fold: the state before the offending event is printed, and
 the error is reported on stderr with exit status 1. A torn tail is reported on stderr as a

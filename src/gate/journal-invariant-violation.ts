@@ -1,5 +1,5 @@
 /**
- * The boot gate's refusal (the seed's `journal-invariant-violation`): a runtime about to resume
+ * The boot gate's refusal (the librecode runtime's `journal-invariant-violation`): a runtime about to resume
  * from a journal refuses when the recorded history is not one the model allows, and says which
  * rule broke at which event.
  */

@@ -1,5 +1,5 @@
 /**
- * `JournalError`: a journal or DAG file that cannot be read as one (DESIGN §7). Its message
+ * `JournalError`: a journal or DAG file that cannot be read as one (docs/journals.md, "Bad input"). Its message
  * names where (`file:line:column:`, as compilers print it, so editors can jump there) and then
  * what was expected and what was found.
  */

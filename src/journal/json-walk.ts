@@ -1,7 +1,7 @@
 /**
  * A JSON walker that knows where every value starts. Node 20's `JSON.parse` says whether a text
  * is JSON but often not where it goes wrong, and parsed values carry no position; a DAG file's
- * errors must still name the line (DESIGN §7). The walker accepts exactly the texts `JSON.parse`
+ * errors must still name the line (docs/journals.md, "Bad input"). The walker accepts exactly the texts `JSON.parse`
  * accepts (held to it by JSONTestSuite in the tests) and keeps its nesting in an explicit stack
  * rather than the call stack, so a deeply nested input cannot overflow it.
  */

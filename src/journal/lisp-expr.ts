@@ -1,5 +1,5 @@
 /**
- * The librecode runtime journal (`*.lisp-expr`, DESIGN §5) as events. Every top-level form is
+ * The librecode runtime journal (`*.lisp-expr`, docs/journals.md) as events. Every top-level form is
  * an entry, at the line where it starts. Four entry kinds are routed to model events, as the
  * runtime's own `apply-journal-entry` routes them through `transition-event`:
  *

@@ -6,7 +6,7 @@
  *
  * Node states come from an engine's `replay`. The state of a node just before event k is the
  * replay of the events before k *that name it*, on a DAG of that node alone, because the fold
- * changes only the node an event names and reads only that node's state (DESIGN §3; the
+ * changes only the node an event names and reads only that node's state (docs/models/dag.md, "Events and the fold"; the
  * integrity checks too look only at the event and its node). So one scan of the prefix finds the
  * events of every node the findings need, and each finding costs a replay of one node's events —
  * not a replay of the whole prefix, which takes 2.5 s on a 200 MB journal, nor a state of every

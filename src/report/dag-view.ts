@@ -1,5 +1,5 @@
 /**
- * `dagView`: the DAG of a journal view — its Kahn layers (DESIGN §1) with each node's status in
+ * `dagView`: the DAG of a journal view — its Kahn layers (docs/models/dag.md, "The DAG") with each node's status in
  * the last state the fold reached, drawn node by node while small, else counted per layer
  * (journal-view.ts has the bounds).
  */

@@ -128,7 +128,7 @@ export interface SurfaceChange {
 
 export type DagView = DrawnDag | SummarisedDag;
 
-/** Kahn layers (DESIGN §1), each node with its deps and the status it ended in. */
+/** Kahn layers (docs/models/dag.md, "The DAG"), each node with its deps and the status it ended in. */
 export interface DrawnDag {
   readonly drawn: true;
   readonly layers: readonly (readonly DagNodeView[])[];

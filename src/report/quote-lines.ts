@@ -4,7 +4,7 @@
  * quoted bytes. Pure (a stream of chunks in, no file system), so a browser can feed it
  * `File.stream()`.
  *
- * Lines are split as the JSONL reader splits them (DESIGN §5): on `\n`, with a `\r` just before
+ * Lines are split as the JSONL reader splits them (docs/journals.md): on `\n`, with a `\r` just before
  * it belonging to the line end. A `.lisp-expr` entry's line is the one it starts on, which is
  * what is quoted of it.
  */

@@ -65,7 +65,7 @@ export async function statefoldInProcess(args: readonly string[]): Promise<CliRu
   return { code, stdout, stderr };
 }
 
-/** A failure as DESIGN §7 wants it: exit status 2, one `statefold:` line per error, no stack trace. */
+/** A failure as docs/journals.md, "Bad input", wants it: exit status 2, one `statefold:` line per error, no stack trace. */
 export function expectCleanFailure(run: CliRun): void {
   expect(run.code).toBe(2);
   expect(run.stderr).toMatch(/^statefold: /);

@@ -1,5 +1,5 @@
 /**
- * Flat memory (DESIGN §6: O(nodes + distinct surface paths), independent of journal length): once
+ * Flat memory (README, "How it is built": O(nodes + distinct surface paths), independent of journal length): once
  * a journal has warmed a fresh engine, a journal ten times longer over the same DAG and the same
  * surface paths leaves the kernel's memory exactly as large, through auditBytes and through audit.
  * And a line longer than the kernel's initial 1 MiB line buffer, fed in small chunks, still audits

@@ -67,7 +67,7 @@ export interface DagShape {
 /**
  * Node lists that make a valid DAG: unique ids, deps drawn from nodes earlier in a hidden
  * topological order, then listed in a shuffled order (so the DAG is not handed over sorted).
- * A deps list sometimes names one dep twice, which DESIGN §1 allows.
+ * A deps list sometimes names one dep twice, which docs/models/dag.md allows.
  */
 export function dagNodesArbitrary(shape: DagShape = {}): fc.Arbitrary<DagNode[]> {
   const { minNodes = 1, maxNodes = 12, maxDepsPerNode = 3 } = shape;
@@ -311,7 +311,7 @@ const EVENT_KIND_WEIGHTS: Readonly<Record<EventKind, number>> = {
   "surface-widened": 2,
 };
 
-/** Fields a runtime adds that the model ignores (DESIGN §5). */
+/** Fields a runtime adds that the model ignores (docs/journals.md). */
 export const extraFieldsArbitrary: fc.Arbitrary<Record<string, unknown>> = fc.record(
   { ts: fc.nat(), seq: fc.nat(), note: fc.string({ maxLength: 6 }), result: anyResultArbitrary },
   { requiredKeys: [] },

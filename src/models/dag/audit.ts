@@ -1,5 +1,5 @@
 /**
- * `audit(dag, events)`: the report of DESIGN §4, built from the literal predicates. The fold
+ * `audit(dag, events)`: the report of docs/models/dag.md, built from the literal predicates. The fold
  * stops at a log-integrity fault; the predicates and legality are then judged over the prefix
  * before it.
  */

@@ -1,6 +1,6 @@
 /**
  * The work DAG: nodes with dependency ids. `makeDag` is the only constructor and it is total —
- * it returns a valid DAG or a rejection, checked in the order of DESIGN §1 (first failure
+ * it returns a valid DAG or a rejection, checked in the order of docs/models/dag.md, "The DAG" (first failure
  * wins). Everything that receives a `Dag` may assume it is valid.
  */
 
@@ -94,7 +94,7 @@ function idsInOrder(dag: Dag, positions: readonly number[]): string[] {
 }
 
 /**
- * Orders strings by Unicode code point, as the seed's `string<` does. JavaScript's `<` compares
+ * Orders strings by Unicode code point, as the librecode model's `string<` does. JavaScript's `<` compares
  * UTF-16 code units, which puts an astral character (a surrogate pair) before U+E000–U+FFFF.
  * A lone surrogate compares as its own code unit value.
  */

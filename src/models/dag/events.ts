@@ -1,6 +1,6 @@
 /**
  * The event vocabulary shared by every engine and every journal format, and the log-integrity
- * error: the only signal the fold gives (DESIGN §3).
+ * error: the only signal the fold gives (docs/models/dag.md, "Log integrity").
  */
 
 export const EVENT_KINDS = [

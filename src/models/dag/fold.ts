@@ -1,8 +1,8 @@
 /**
  * The fold: `transitionEvent` is the single primitive that moves state. Live transitions and
  * replay both route through it, so a live run and the replay of its log reach the same state
- * by construction. It applies a well-formed event without any legality check (the seed's
- * semantics); only a log-integrity fault stops it (DESIGN §3).
+ * by construction. It applies a well-formed event without any legality check (the librecode model's
+ * semantics); only a log-integrity fault stops it (docs/models/dag.md, "Log integrity").
  */
 
 import { UnparseableLine } from "../journal-source.js";
@@ -40,7 +40,7 @@ export function replay(dag: Dag, events: readonly unknown[]): ModelState {
   return state;
 }
 
-/** The integrity checks, in DESIGN §3 order; returns the named node's position. */
+/** The integrity checks, in the order of docs/models/dag.md, "Log integrity"; returns the named node's position. */
 function locate(state: ModelState, event: unknown): number {
   const fault = (reason: IntegrityFault["reason"], subject: string) =>
     new LogIntegrityError(logLength(state), { reason, subject });

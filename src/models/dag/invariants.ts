@@ -1,5 +1,5 @@
 /**
- * The six trajectory invariants of the seed, each a pure `(dag, events) → boolean` over the
+ * The six trajectory invariants of the librecode model, each a pure `(dag, events) → boolean` over the
  * whole trajectory — every state the fold passes through, the initial one included. They rebuild
  * the history through `transitionEvent` rather than trusting a stored state, so they run
  * unchanged on a recorded journal. A log-integrity fault in `events` propagates as

@@ -1,5 +1,5 @@
 /**
- * The audit report (DESIGN §4): one shape for every engine and every journal format. `line` is
+ * The audit report (docs/models/dag.md, "The report"): one shape for every engine and every journal format. `line` is
  * present beside every `index` when the events came from a journal file.
  */
 

@@ -87,7 +87,7 @@ export function isStringArray(value: unknown): value is readonly string[] {
 
 /**
  * A surface payload as the model reads it: a missing or null one is the empty list, as `nil` is
- * in the seed's Lisp (docs/models/dag.md, "Surfaces").
+ * in the original Lisp model (docs/models/dag.md, "Surfaces").
  */
 export function surfacePayload(surface: unknown): unknown {
   return surface ?? [];

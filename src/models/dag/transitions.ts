@@ -1,6 +1,6 @@
 /**
  * The eight public transitions. Each is total: it checks its preconditions in the order of
- * DESIGN §2 and either rejects — returning the very same state object and logging nothing — or
+ * docs/models/dag.md, "Transitions" and either rejects — returning the very same state object and logging nothing — or
  * builds the event and delegates to the fold. The same checks judge the legality of a logged
  * event (`eventLegality`), so "legal" means exactly "the public API could have produced it".
  */
@@ -83,7 +83,7 @@ function attempt(state: ModelState, id: string, event: KnownEvent): TransitionRe
   return { state: transitionEvent(state, event), outcome: "ok" };
 }
 
-/** The checks of DESIGN §2 for the transition that logs `event`, given the named node's state. */
+/** The checks of docs/models/dag.md, "Transitions", for the transition that logs `event`, given the named node's state. */
 function precondition(
   state: ModelState,
   node: NodeState,

@@ -18,7 +18,7 @@ const zeroCounts = (counts: Record<string, number> = {}) => ({
 });
 
 describe("audit", () => {
-  it("reports a live run's log as strictly conformant, in the DESIGN §4 shape", () => {
+  it("reports a live run's log as strictly conformant, in the shape of docs/models/dag.md", () => {
     const state = stateWith(dag, [
       ["A", "proven"],
       ["B", "quarantined"],
@@ -37,7 +37,7 @@ describe("audit", () => {
     });
   });
 
-  it("lists the report keys and the six invariants of DESIGN §4 in order", () => {
+  it("lists the report keys and the six invariants of docs/models/dag.md in order", () => {
     const report = audit(dag, []);
     expect(Object.keys(report)).toEqual([
       "conformant",

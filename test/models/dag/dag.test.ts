@@ -21,7 +21,7 @@ function byCodePoint(a: string, b: string): number {
   return pa.length - pb.length;
 }
 
-/** DESIGN §1 decided by brute force: the first failing check of the three, in order, or null. */
+/** docs/models/dag.md, "The DAG" decided by brute force: the first failing check of the three, in order, or null. */
 function expectedRejection(nodes: readonly DagNode[]): string | null {
   const seen = new Set<string>();
   for (const n of nodes) {
@@ -139,7 +139,7 @@ describe("makeDag", () => {
     );
   });
 
-  it("is total and decides like the three checks of DESIGN §1 done by brute force", () => {
+  it("is total and decides like the three checks of docs/models/dag.md done by brute force", () => {
     const pool = ["A", "B", "C", "D", "é"];
     const listArbitrary = fc.array(
       fc.record({

@@ -85,7 +85,7 @@ describe("transitionEvent", () => {
     });
   });
 
-  it("quarantined increments the phase (DESIGN §3 note) and deposits {pending, degraded}", () => {
+  it("quarantined increments the phase (docs/models/dag.md) and deposits {pending, degraded}", () => {
     expect(nodeAfter([...LANDED_AT_PHASE_1, ev("quarantined")])).toEqual({
       status: "quarantined",
       phase: 2,
@@ -268,7 +268,7 @@ describe("transitionEvent", () => {
     });
 
     it("a discharge on a node with a deposit but quarantined without landing is no fault", () => {
-      // The check is on the deposit (DESIGN §3: discharged reads its mode), which quarantine makes.
+      // The check is on the deposit (docs/models/dag.md: discharged reads its mode), which quarantine makes.
       const state = replay(dag, [
         ev("quarantined", "B"),
         ev("discharged", "B", { result: "pass" }),
@@ -304,7 +304,7 @@ describe("replay", () => {
   });
 
   it("treats a hole in a sparse events array as a malformed event at its index, as audit does", () => {
-    // DESIGN §3: an entry that is not an object is malformed-event, and the fold stops there.
+    // docs/models/dag.md: an entry that is not an object is malformed-event, and the fold stops there.
     // A hole reads as undefined; iterating the array (trajectory, audit) yields it as such.
     const events: unknown[] = [ev("dispatched")];
     events[2] = ev("landed"); // events[1] is a hole

@@ -1,11 +1,10 @@
 /**
- * The seed's property tests (seed 000, "The five crown-jewel invariants"): every invariant holds
- * on every live run — operation sequences applied through the public transitions to generated
- * DAGs — under both operation generators. Each property checks the literal predicate of
- * src/model/invariants.ts on the run's log and, independently, observes the same fact on the
- * live states the run went through.
+ * The librecode model's own property tests: every invariant holds on every live run — operation
+ * sequences applied through the public transitions to generated DAGs — under both operation
+ * generators. Each property checks the literal predicate of src/models/dag/invariants.ts on the
+ * run's log and, independently, observes the same fact on the live states the run went through.
  *
- * The vacuity guard (the seed's "adversarial finding") measures how often nodes reach proven:
+ * The vacuity guard (the original suite's "adversarial finding") measures how often nodes reach proven:
  * high under the happy-path generator, near nothing under the adversarial one — which alone
  * would have let noPendingProven and tamperEvident pass vacuously.
  */

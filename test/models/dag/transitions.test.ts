@@ -30,7 +30,7 @@ import { applyOp, TRANSITION_NAMES, type TransitionName } from "../../support/ru
 
 const dag = dagOf(["A"], ["B", "A"], ["C", "A", "B"]);
 
-/** The statuses each transition starts from, straight from the DESIGN §2 table. */
+/** The statuses each transition starts from, straight from the transitions table of docs/models/dag.md. */
 const STARTS_FROM: Record<TransitionName, readonly Status[]> = {
   dispatch: ["queued", "rework"],
   land: ["dispatched"],
@@ -42,7 +42,7 @@ const STARTS_FROM: Record<TransitionName, readonly Status[]> = {
   widenSurface: ["queued", "dispatched", "landed", "quarantined", "rework"],
 };
 
-/** The status-check rejection of each transition (DESIGN §2: the first check after unknown-node). */
+/** The status-check rejection of each transition (docs/models/dag.md, "Transitions": the first check after unknown-node). */
 const STATUS_REJECTION: Record<TransitionName, RejectionReason> = {
   dispatch: "wrong-status",
   land: "wrong-status",
@@ -88,7 +88,7 @@ function expectAccepted(state: ModelState, result: TransitionResult): KnownEvent
   return after.at(-1) as KnownEvent;
 }
 
-describe("the DESIGN §2 table, every transition from every status", () => {
+describe("the transitions table of docs/models/dag.md, every transition from every status", () => {
   const cases = TRANSITION_NAMES.flatMap((transition) =>
     STATUSES.map((status) => [transition, status] as const),
   );
