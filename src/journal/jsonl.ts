@@ -1,5 +1,5 @@
 /**
- * The JSONL journal reader (DESIGN §5). The WASM kernel's scanner is held to these rules byte
+ * The JSONL journal reader (docs/journals.md). The WASM kernel's scanner is held to these rules byte
  * for byte:
  *
  * 1. Lines. The bytes are split on LF (0x0A); a CR (0x0D) just before an LF belongs to the line
@@ -98,7 +98,7 @@ function* splitLines(bytes: Uint8Array): Generator<RawLine> {
   }
 }
 
-/** A blank line holds only spaces, tabs and carriage returns; it is no event (DESIGN §5). */
+/** A blank line holds only spaces, tabs and carriage returns; it is no event (docs/journals.md). */
 export function isBlankLine(line: Uint8Array): boolean {
   return line.every((byte) => byte === SPACE || byte === TAB || byte === CR);
 }
@@ -136,6 +136,7 @@ function headerDag(header: Record<string, unknown>, origin: JsonOrigin): Dag {
   };
   expect("statefold", "journal");
   expect("version", JOURNAL_VERSION);
+  if (Object.hasOwn(header, "model")) expect("model", "dag");
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");

@@ -32,6 +32,20 @@ function binaryGarbage(): Uint8Array {
 }
 
 describe("bad input", () => {
+  it.each(["wasm", "reference"])(
+    "a header naming another model is refused (%s)",
+    async (engine) => {
+      const file = journal(
+        '{"statefold":"journal","version":1,"model":"operations"}\n{"kind":"accepted","op":"r","strand":"s"}\n',
+      );
+      const run = await statefold(["audit", file, "--engine", engine]);
+      expectCleanFailure(run);
+      expect(run.stderr).toBe(
+        `statefold: ${file}:1:44: header: expected "model": "dag", found "operations"\n`,
+      );
+    },
+  );
+
   it("an empty file: no DAG, exit 2; with --dag, an empty and conformant log", async () => {
     const empty = journal("");
     const run = await statefold(["audit", empty]);

@@ -130,6 +130,11 @@ describe("readJsonlJournal", () => {
       expect(read(`${header}\n`).dag?.nodes).toHaveLength(2);
     });
 
+    it('reads "model":"dag" as the default it names', () => {
+      const header = JSON.stringify({ ...JSON.parse(HEADER), model: "dag" });
+      expect(read(`${header}\n`).dag).toEqual(read(`${HEADER}\n`).dag);
+    });
+
     it.each([
       [
         '{"statefold":"log","version":1,"dag":{"nodes":[]}}',
@@ -150,6 +155,18 @@ describe("readJsonlJournal", () => {
         'header: expected "version": 1, found none',
       ],
       ['{"statefold":"journal","version":1}', 1, 1, 'header: expected a field "dag"'],
+      [
+        '{"statefold":"journal","version":1,"model":"operations","dag":{"nodes":[]}}',
+        1,
+        44,
+        'header: expected "model": "dag", found "operations"',
+      ],
+      [
+        '{"statefold":"journal","version":1,"model":null,"dag":{"nodes":[]}}',
+        1,
+        44,
+        'header: expected "model": "dag", found null',
+      ],
       ['{"statefold":"journal","version":1,"dag":[]}', 1, 42, "dag: expected a DAG"],
       [
         '{"statefold":"journal","version":1,"dag":{"nodes":{}}}',
