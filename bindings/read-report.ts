@@ -106,6 +106,7 @@ export function readReport(kernel: KernelExports, context: ReportContext): Repor
   const conformant =
     integrity === null && Object.values(verdicts).every((verdict) => verdict.holds);
   return {
+    model: "dag",
     conformant,
     strictlyConformant: conformant && illegalCount === 0,
     events: f64(at(kernel.REPORT_EVENTS)),

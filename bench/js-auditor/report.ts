@@ -49,6 +49,7 @@ export function buildReport(dag: Dag, audit: JsonlAudit): Report {
   const conformant =
     integrity === null && Object.values(invariants).every((verdict) => verdict.holds);
   return {
+    model: "dag",
     conformant,
     strictlyConformant: conformant && states.illegalCount === 0,
     events: audit.events,

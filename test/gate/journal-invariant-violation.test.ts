@@ -54,6 +54,7 @@ describe("assertConformant", () => {
 
   it("names the earliest broken rule, and tamperEvident (no event) only after all others", () => {
     const report = {
+      model: "dag",
       conformant: false,
       strictlyConformant: false,
       events: 9,

@@ -36,6 +36,7 @@ export function expectedReport(
   const surfaceMonotonic = first("surface-shrink");
   const conformant = stop === undefined && scheduleCorrect.holds && surfaceMonotonic.holds;
   return {
+    model: "dag",
     conformant,
     strictlyConformant: conformant && illegal.length === 0,
     events,

@@ -69,6 +69,7 @@ export function audit(dag: Dag, events: readonly unknown[], source: AuditSource 
   const conformant =
     integrity === null && Object.values(invariants).every((verdict) => verdict.holds);
   return {
+    model: "dag",
     conformant,
     strictlyConformant: conformant && illegalCount === 0,
     events: events.length,

@@ -58,6 +58,8 @@ export interface IllegalEvent {
 export const ILLEGAL_EVENTS_LISTED_MAX = 10;
 
 export interface Report {
+  /** The model the journal was audited against (docs/report.md). */
+  readonly model: "dag";
   readonly conformant: boolean;
   readonly strictlyConformant: boolean;
   /** Events in the log (lines that are neither blank, the header, nor a torn tail). */

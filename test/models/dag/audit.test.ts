@@ -26,6 +26,7 @@ describe("audit", () => {
     ]);
     const events = loggedEvents(state);
     expect(audit(dag, events)).toStrictEqual({
+      model: "dag",
       conformant: true,
       strictlyConformant: true,
       events: events.length,
@@ -40,6 +41,7 @@ describe("audit", () => {
   it("lists the report keys and the six invariants of docs/models/dag.md in order", () => {
     const report = audit(dag, []);
     expect(Object.keys(report)).toEqual([
+      "model",
       "conformant",
       "strictlyConformant",
       "events",
