@@ -6,11 +6,13 @@
  * both WASM builds (JSONL bytes, whole and byte by byte, and the object API, snapshot and resume
  * at every line), and on the plain-JavaScript auditor of bench/.
  */
+import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
 import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import type { IllegalityReason, Report } from "../../src/models/dag/index.js";
+import { dagWithRawLogArbitrary } from "../support/arbitraries.js";
 import { encode } from "../support/bytes.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
@@ -178,6 +180,35 @@ describe("surface payloads that are missing, null or malformed", () => {
         const resumed = await engine.resume(auditor.snapshot(), bytes, dag);
         expect(resumed.finish(), `${engine.flavour} resumed after byte ${end}`).toEqual(expected);
       }
+    }
+  });
+});
+
+describe("the raw logs the differential tests draw", () => {
+  it("widen surfaces again after missing, null and malformed payloads, in a good share of logs", () => {
+    const kinds = { missing: 0, null: 0, malformed: 0 };
+    const logs = fc.sample(dagWithRawLogArbitrary(), { numRuns: 400, seed: 7 });
+    for (const { events } of logs) {
+      const pending = new Map<string, keyof typeof kinds>();
+      const seen = new Set<keyof typeof kinds>();
+      for (const event of events) {
+        if (typeof event !== "object" || event === null) continue;
+        const { kind, id, surface } = event as Record<string, unknown>;
+        if (kind !== "surface-widened" || typeof id !== "string") continue;
+        const earlier = pending.get(id);
+        if (earlier !== undefined) seen.add(earlier);
+        if (!("surface" in (event as object))) pending.set(id, "missing");
+        else if (surface === null) pending.set(id, "null");
+        else if (!Array.isArray(surface) || surface.some((path) => typeof path !== "string")) {
+          pending.set(id, "malformed");
+        } else pending.delete(id);
+      }
+      for (const kind of seen) kinds[kind] += 1;
+    }
+    for (const [kind, count] of Object.entries(kinds)) {
+      expect(count / logs.length, `logs with a widening after a ${kind} payload`).toBeGreaterThan(
+        0.05,
+      );
     }
   });
 });
