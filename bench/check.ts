@@ -1,10 +1,15 @@
 /**
  * `npm run bench:check`: the short benchmark CI runs. In one run, interleaved (bench/measure.ts),
- * the WASM engine on JSONL must be faster than the plain-JS auditor and at least 6× the
- * parse-only floor. Ratios only, never absolute times: the machine is shared and its speed varies
- * from minute to minute, so each round (one run of each engine, back to back) gives a ratio of
- * times measured in the same weather, and the verdict is the median of those per-round ratios.
- * Exits 1 when a ratio misses, after printing every figure.
+ * the WASM engine on JSONL must do a journal's work in at most half the plain-JS auditor's CPU
+ * time and at most a 3.5th of the parse-only floor's. Ratios only, never absolute times: each round (one run of each engine, back
+ * to back) gives a ratio of times measured in the same weather, and the verdict is the median of
+ * those per-round ratios.
+ *
+ * The ratios are of CPU time (every thread of each engine's process), not wall time. Wall time
+ * rewards whatever runs on a second core — the kernel's read-ahead, the collector's helper
+ * threads — so a neighbour taking that core moved the wall ratio from 8.5× to 4.5×, and CI
+ * failed on a busy machine. CPU time is the work each engine does, which a neighbour barely
+ * changes. Wall-time ratios are printed beside them. Exits 1 when a ratio misses.
  */
 import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
@@ -17,10 +22,14 @@ import { measureInterleaved, median } from "./measure.js";
 import { CHECK_SCALE } from "./scales.js";
 import { verifyFindings } from "./verify.js";
 
-/** The kernel must beat the floor of any JavaScript auditor by this much on JSONL. */
-const PARSE_ONLY_RATIO_MIN = 6;
-/** ... and the best plain-JavaScript auditor by any margin. */
-const JS_AUDITOR_RATIO_MIN = 1;
+/**
+ * The kernel must beat the floor of any JavaScript auditor by this much on JSONL, in CPU time.
+ * Measured on 2026-12-01: 4.79×, 4.95× and 4.88× (per-round 3.5–7.5×), on a quiet machine and
+ * with `yes > /dev/null` on the other core alike; 3.5× leaves a quarter of room.
+ */
+const PARSE_ONLY_RATIO_MIN = 3.5;
+/** ... and the best plain-JavaScript auditor by half again: measured 3.38–3.51×, idle or loaded. */
+const JS_AUDITOR_RATIO_MIN = 2;
 
 await refuseStaleKernel();
 const journal = await campaignJournal(CHECK_SCALE.campaign);
@@ -40,8 +49,9 @@ verifyFindings(
   })),
 );
 
-const samplesOf = (engine: EngineName) =>
-  measurements.find((m) => m.job.engine === engine)?.samplesMs ?? [];
+const measurementOf = (engine: EngineName) => measurements.find((m) => m.job.engine === engine);
+const cpuSamplesOf = (engine: EngineName) => measurementOf(engine)?.cpuSamplesMs ?? [];
+const wallSamplesOf = (engine: EngineName) => measurementOf(engine)?.samplesMs ?? [];
 const p50 = (engine: EngineName) =>
   measurements.find((m) => m.job.engine === engine)?.p50Ms ?? Number.NaN;
 console.log(
@@ -50,8 +60,9 @@ console.log(
 for (const engine of engines) {
   const ms = p50(engine);
   const mbPerSecond = journal.bytes / 1e6 / (ms / 1000);
+  const cpuMs = median(cpuSamplesOf(engine));
   console.log(
-    `  ${ENGINES[engine].label.padEnd(20)} p50 ${ms.toFixed(1)} ms  ${mbPerSecond.toFixed(1)} MB/s`,
+    `  ${ENGINES[engine].label.padEnd(20)} p50 ${ms.toFixed(1)} ms wall (${mbPerSecond.toFixed(1)} MB/s), ${cpuMs.toFixed(1)} ms CPU`,
   );
 }
 const checks = [
@@ -60,17 +71,25 @@ const checks = [
 ] as const;
 let failed = false;
 for (const { against, min } of checks) {
-  const wasm = samplesOf("wasm-jsonl");
-  const ratios = samplesOf(against).map((ms, round) => ms / (wasm[round] as number));
-  const ratio = median(ratios);
+  const cpu = roundRatios(cpuSamplesOf(against), cpuSamplesOf("wasm-jsonl"));
+  const wall = roundRatios(wallSamplesOf(against), wallSamplesOf("wasm-jsonl"));
+  const ratio = median(cpu);
   const ok = ratio >= min;
   failed ||= !ok;
-  const spread = `per-round ratios ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
   console.log(
-    `  ${ok ? "ok  " : "FAIL"} WASM engine / ${ENGINES[against].label}: ${ratio.toFixed(2)}× (at least ${min}×; ${spread}; ratio of medians ${(p50(against) / p50("wasm-jsonl")).toFixed(2)}×)`,
+    `  ${ok ? "ok  " : "FAIL"} WASM engine / ${ENGINES[against].label}: ${ratio.toFixed(2)}× CPU time (at least ${min}×; per-round ${spreadOf(cpu)}); wall time ${median(wall).toFixed(2)}× (per-round ${spreadOf(wall)})`,
   );
 }
 process.exitCode = failed ? 1 : 0;
+
+/** Per round, the other engine's time over the WASM engine's. */
+function roundRatios(other: readonly number[], wasm: readonly number[]): number[] {
+  return other.map((ms, round) => ms / (wasm[round] as number));
+}
+
+function spreadOf(ratios: readonly number[]): string {
+  return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
+}
 
 /** A kernel older than its sources would measure the wrong code: build it first. */
 async function refuseStaleKernel(): Promise<void> {

@@ -18,7 +18,10 @@ export interface Job {
 
 export interface Measurement {
   readonly job: Job;
+  /** Wall time of each timed run. */
   readonly samplesMs: readonly number[];
+  /** CPU time of each timed run, every thread of the worker process (bench/worker.ts). */
+  readonly cpuSamplesMs: readonly number[];
   readonly p50Ms: number;
   /** The worker process's resident set high-water mark: preparation, runs and Node itself. */
   readonly maxRssBytes: number;
@@ -40,6 +43,7 @@ export async function measureInterleaved(
   try {
     await Promise.all(workers.map((worker) => worker.ready));
     const samples: number[][] = jobs.map(() => []);
+    const cpuSamples: number[][] = jobs.map(() => []);
     const findings: (Finding | null)[] = jobs.map(() => null);
     for (let round = 0; round < schedule.warmupRounds + schedule.rounds; round++) {
       for (let turn = 0; turn < workers.length; turn++) {
@@ -47,7 +51,10 @@ export async function measureInterleaved(
         const reply = await (workers[at] as Worker).request({ run: 1 });
         if (!("samplesMs" in reply)) throw new Error(`${jobs[at]?.engine}: no samples`);
         findings[at] = reply.finding;
-        if (round >= schedule.warmupRounds) samples[at]?.push(...reply.samplesMs);
+        if (round >= schedule.warmupRounds) {
+          samples[at]?.push(...reply.samplesMs);
+          cpuSamples[at]?.push(...reply.cpuSamplesMs);
+        }
       }
       schedule.onRound?.(round - schedule.warmupRounds);
     }
@@ -58,6 +65,7 @@ export async function measureInterleaved(
       measurements.push({
         job: worker.job,
         samplesMs: samples[at] as number[],
+        cpuSamplesMs: cpuSamples[at] as number[],
         p50Ms: median(samples[at] as number[]),
         maxRssBytes: reply.maxRssBytes,
         finding: findings[at] as Finding,

@@ -3,8 +3,10 @@
  * measure.ts as `worker.js <engine> <journal>`, it prepares the engine, then times as many runs
  * as it is asked for with tinybench, and at the end reports its peak resident set size.
  *
- * Messages in: {run: iterations} | {exit: true}. Out: {ready: prepareMs} | {samplesMs, finding}
- * | {maxRssBytes} | {error}.
+ * Messages in: {run: iterations} | {exit: true}. Out: {ready: prepareMs} | {samplesMs,
+ * cpuSamplesMs, finding} | {maxRssBytes} | {error}. `cpuSamplesMs` is each run's CPU time, user
+ * and system, of every thread of the process (GC and file-reading threads included): unlike
+ * wall time it barely moves when another process takes the other core.
  */
 import { Bench } from "tinybench";
 import { type EngineName, type Finding, isEngineName, prepareEngine } from "./engines.js";
@@ -12,7 +14,7 @@ import { type EngineName, type Finding, isEngineName, prepareEngine } from "./en
 export type WorkerRequest = { readonly run: number } | { readonly exit: true };
 export type WorkerReply =
   | { readonly ready: number }
-  | { readonly samplesMs: number[]; readonly finding: Finding }
+  | { readonly samplesMs: number[]; readonly cpuSamplesMs: number[]; readonly finding: Finding }
   | { readonly maxRssBytes: number }
   | { readonly error: string };
 
@@ -48,6 +50,7 @@ async function timeRuns(
   iterations: number,
 ): Promise<WorkerReply> {
   let finding: Finding | null = null;
+  const cpuSamplesMs: number[] = [];
   const bench = new Bench({
     iterations,
     time: 0,
@@ -56,7 +59,10 @@ async function timeRuns(
     throws: true,
   });
   bench.add(engine, async () => {
+    const cpuBefore = process.cpuUsage();
     finding = await run();
+    const cpu = process.cpuUsage(cpuBefore);
+    cpuSamplesMs.push((cpu.user + cpu.system) / 1000);
   });
   await bench.run();
   // Collect this run's garbage now, untimed and before replying: a collector still sweeping in
@@ -65,5 +71,5 @@ async function timeRuns(
   globalThis.gc?.();
   const result = bench.tasks[0]?.result;
   if (result?.state !== "completed" || finding === null) throw new Error(`${engine}: no result`);
-  return { samplesMs: [...(result.latency.samples ?? [])], finding };
+  return { samplesMs: [...(result.latency.samples ?? [])], cpuSamplesMs, finding };
 }
