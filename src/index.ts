@@ -20,3 +20,4 @@ export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
 export * from "./models/dag/index.js";
 export * from "./models/journal-source.js";
+export * as operations from "./models/operations/index.js";

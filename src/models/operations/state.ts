@@ -1,0 +1,100 @@
+/**
+ * The state of the `operations` model (docs/models/operations.md, "State"): strands, operations
+ * with their steps and effects, and every effect id ever reserved. Immutable: the fold builds a
+ * new state that shares every unchanged part with the one before. A finished operation keeps
+ * only its strand, policy, control and outcome — its steps and effects are dropped, their ids
+ * stay reserved — so the state is O(ops + effects + live steps).
+ */
+
+import type { FinishedOutcome, OpRecord, Policy, Request } from "./records.js";
+
+export type Control = "running" | "cancelled";
+
+export const STEP_STATUSES = ["pending", "ok", "failed", "retry-wait", "unknown"] as const;
+export type StepStatus = (typeof STEP_STATUSES)[number];
+
+/** An effect is settled or resolved once its outcome is in; unknown until a readback resolves it. */
+export type EffectStatus = "pending" | "settled" | "unknown" | "resolved";
+
+export interface Strand {
+  /** The op running on the strand, or null. */
+  readonly current: string | null;
+  /** The last lease's epoch, or the last one adopted from a record; null before any lease. */
+  readonly epoch: number | null;
+}
+
+/** A step: the logical work its attempts serve, named by `key` within its op. */
+export interface Step {
+  /** The current attempt's number. */
+  readonly attempt: number;
+  /** The current attempt's effect id. */
+  readonly effect: string;
+  readonly status: StepStatus;
+  /** retry-wait only: the earliest `at` of the next attempt (exact, so a bigint). */
+  readonly notBefore: bigint | null;
+}
+
+/** A live effect: one of an unfinished op, as its intent reserved it. */
+export interface Effect {
+  readonly key: string;
+  readonly attempt: number;
+  readonly intentAt: number;
+  readonly request: Request | null;
+  readonly outputLimit: number;
+  /** The `at` of its settlement, once settled. */
+  readonly settledAt: number | null;
+  readonly status: EffectStatus;
+}
+
+export interface Operation {
+  readonly strand: string;
+  readonly policy: Policy;
+  readonly control: Control;
+  /** The outcome its `finished` recorded, or null while it runs. */
+  readonly finished: FinishedOutcome | null;
+  /** By key; empty once finished. */
+  readonly steps: ReadonlyMap<string, Step>;
+  /** By effect id; empty once finished. */
+  readonly effects: ReadonlyMap<string, Effect>;
+}
+
+export interface OperationsState {
+  readonly strands: ReadonlyMap<string, Strand>;
+  readonly operations: ReadonlyMap<string, Operation>;
+  /** Every effect id ever reserved, of finished ops too. */
+  readonly reserved: ReadonlySet<string>;
+}
+
+export function initialState(): OperationsState {
+  return Object.freeze({ strands: new Map(), operations: new Map(), reserved: new Set<string>() });
+}
+
+export const NEW_STRAND: Strand = Object.freeze({ current: null, epoch: null });
+
+/** `map` with `key` set to `value`; `map` itself is left as it was. */
+export function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K, V> {
+  return new Map(map).set(key, value);
+}
+
+export function withMember<T>(set: ReadonlySet<T>, member: T): ReadonlySet<T> {
+  return new Set(set).add(member);
+}
+
+/**
+ * The strand whose lease fences `record`: the one an `accepted` record names, else its op's.
+ * Only called once the op is known to exist.
+ */
+export function fencingStrand(state: OperationsState, record: OpRecord): string {
+  if (record.kind === "accepted") return record.strand;
+  return (state.operations.get(record.op) as Operation).strand;
+}
+
+/** The op a well-placed record names; only called once the lifecycle check has passed. */
+export function operationOf(state: OperationsState, record: OpRecord): Operation {
+  return state.operations.get(record.op) as Operation;
+}
+
+/** Whether some effect of `op` has one of the given statuses. */
+export function hasEffectIn(op: Operation, statuses: readonly EffectStatus[]): boolean {
+  return [...op.effects.values()].some((effect) => statuses.includes(effect.status));
+}
