@@ -26,8 +26,8 @@ export async function readParsedJournal(path: string): Promise<ParsedJournal> {
     lineNumber += 1;
     if (line.length === 0) continue;
     if (dag === null) {
-      dag = readJsonlHeader(new TextEncoder().encode(line), path);
-      if (dag === null) throw new Error(`${path}: the journal has no header`);
+      dag = readJsonlHeader(new TextEncoder().encode(line), path)?.dag ?? null;
+      if (dag === null) throw new Error(`${path}: the journal has no dag header`);
       continue;
     }
     events.push(JSON.parse(line));

@@ -3,6 +3,7 @@
  * journals), the last header line's DAG (so a campaign's journals parse it once), the turn of
  * limit codes into errors, and the copy of bytes into its line buffer.
  */
+import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/models/dag/dag.js";
@@ -33,8 +34,11 @@ export class KernelHost {
   headerDag(firstLine: Uint8Array, file: string): Dag | null {
     if (this.lastHeader !== null && sameBytes(this.lastHeader.line, firstLine))
       return this.lastHeader.dag;
-    const dag = readJsonlHeader(firstLine, file);
-    if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
+    const header = readJsonlHeader(firstLine, file);
+    if (header === null) return null;
+    chooseModel(file, header.model, "dag", "the dag engine");
+    const dag = header.dag as Dag;
+    this.lastHeader = { line: firstLine.slice(), dag };
     return dag;
   }
 

@@ -1,9 +1,11 @@
 /**
  * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
- * (bindings/) both implement `Engine`, and their reports are deep-equal.
+ * (bindings/) both implement a model's engine interface — `Engine` for `dag`, `OperationsEngine`
+ * for `operations` — and their reports are deep-equal.
  */
 import { concatBytes } from "./journal/bytes.js";
 import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
+import { chooseModel } from "./journal/choose-model.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
 import { audit } from "./models/dag/audit.js";
 import type { Dag } from "./models/dag/dag.js";
@@ -11,6 +13,8 @@ import { replay } from "./models/dag/fold.js";
 import type { Report } from "./models/dag/report.js";
 import type { ModelState } from "./models/dag/state.js";
 import type { AuditSource } from "./models/journal-source.js";
+import { audit as auditOperations } from "./models/operations/audit.js";
+import type { OperationsReport } from "./models/operations/report.js";
 
 export type EngineName = "reference" | "wasm";
 
@@ -37,6 +41,15 @@ export interface Engine {
   auditBytes(dag: Dag | null, bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
 }
 
+/** The engine of the `operations` model (docs/models/operations.md). */
+export interface OperationsEngine {
+  readonly name: EngineName;
+  /** The report for a journal's records (any values; the audit judges them). */
+  audit(records: readonly unknown[], source?: AuditSource): OperationsReport;
+  /** Audits a JSONL journal; a header, when there is one, must name the operations model. */
+  auditBytes(bytes: JournalBytes, options?: { readonly file?: string }): Promise<OperationsReport>;
+}
+
 export const UNNAMED_JOURNAL = "<journal>";
 
 export const referenceEngine: Engine = {
@@ -46,8 +59,21 @@ export const referenceEngine: Engine = {
   async auditBytes(dag, bytes, options = {}) {
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
+    chooseModel(file, journal.header?.model ?? null, "dag", "the dag engine");
     const chosen = chooseDag(file, journal.dag, givenDag(dag, options));
     return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
+  },
+};
+
+export const referenceOperationsEngine: OperationsEngine = {
+  name: "reference",
+  audit: auditOperations,
+  async auditBytes(bytes, options = {}) {
+    const file = options.file ?? UNNAMED_JOURNAL;
+    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");
+    const { events, lines, tornTail } = journal;
+    return auditOperations(events, { lines, tornTail });
   },
 };
 

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { readDagFile } from "../journal/index.js";
+import type { ModelName } from "../models/registry.js";
 import { passes } from "../report/verdict.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
@@ -25,6 +26,7 @@ import { ProgressBar, type ProgressTerminal } from "./progress-bar.js";
 export interface AuditJournalsOptions {
   readonly engine: EngineName;
   readonly dagPath: string | undefined;
+  readonly model: ModelName | undefined;
   /** Worker threads at most (1 audits on this thread); null for the default, see `workerCount`. */
   readonly jobs: number | null;
   /** Where to draw the progress bar; null for none. */
@@ -47,7 +49,8 @@ export async function auditJournals(
 ): Promise<AuditedJournals> {
   // A DAG file that cannot be read is one error, not the same error once per journal.
   if (options.dagPath !== undefined) readDagFile(options.dagPath);
-  const auditorOptions: FileAuditorOptions = { engine: options.engine, dagPath: options.dagPath };
+  const { engine, dagPath, model } = options;
+  const auditorOptions: FileAuditorOptions = { engine, dagPath, model };
   const inProcess = new InProcessAuditor(auditorOptions);
   const workers = workerCount(inputs, options);
   const fileAuditor: FileAuditor = workers > 1 ? new AuditPool(workers, auditorOptions) : inProcess;

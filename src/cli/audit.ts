@@ -1,3 +1,4 @@
+import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { passes } from "../report/verdict.js";
 import { writeAuditHtml } from "./audit-html.js";
 import { auditJournals } from "./audit-journals.js";
@@ -16,10 +17,13 @@ import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
 const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
-                       [--strict] [--jobs N] [--quiet] [--engine NAME] [--html FILE]
+                       [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
+                       [--html FILE]
 
-Audits each journal against the reference state machine: log integrity, the six seed
-invariants, and whether the public API could have logged every event (legality).
+Audits each journal against its model's reference state machine: log integrity, the model's
+rules, and whether every entry is one the model allows (legality). The model is the one the
+journal's header names (dag when it names none): dag, the work DAG (its six invariants), or
+operations, effects and retries (its twelve rules).
 A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr.
 A directory stands for every *.jsonl and *.lisp-expr file under it (recursively, sorted by
 name); - is a JSONL journal on the standard input. A JSONL journal streams through the
@@ -41,6 +45,8 @@ Options:
                       and never in CI or with NO_COLOR)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
                       TypeScript model; same reports, slower)
+  --model NAME        dag or operations: the model every journal must be of (a header that
+                      names another is an error); a journal without a header is read as it
   --html FILE         also write one self-contained HTML report of every journal: verdicts,
                       each violating event in context, the DAG coloured by final status
   -h, --help          show this help
@@ -65,11 +71,14 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     jobs: { type: "string" },
     quiet: { type: "boolean", default: false },
     html: { type: "string" },
+    model: { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals: journals } = parsed;
   const format = oneOf("audit", "--format", values.format, AUDIT_FORMATS);
   const engine = oneOf("audit", "--engine", values.engine, ENGINE_NAMES);
+  const model: ModelName | undefined =
+    values.model === undefined ? undefined : oneOf("audit", "--model", values.model, MODEL_NAMES);
   const jobs = values.jobs === undefined ? null : integerFlag("audit", "--jobs", values.jobs, 1);
   if (journals.length === 0) throw new UsageError("audit needs at least one journal", "audit");
 
@@ -80,6 +89,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     {
       engine,
       dagPath: values.dag,
+      model,
       jobs,
       progress: progress ? (output.stderrTerminal ?? null) : null,
       printer: {

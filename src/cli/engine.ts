@@ -1,20 +1,30 @@
 /**
- * Engine selection, in one place: every command that audits or replays goes through here, and
- * the engine is a parameter, not a second code path in the commands. The WASM engine streams a
- * JSONL journal from disk in chunks; a .lisp-expr journal is read by its TypeScript reader and
- * its events are audited by either engine.
+ * Engine and model selection, in one place: every command that audits or replays goes through
+ * here, and the engine and the model are parameters, not second code paths in the commands. A
+ * JSONL journal's header is read first and decides its model (with `--model`, which must agree);
+ * the journal then streams, in chunks, to that model's engine. A .lisp-expr journal is a `dag`
+ * journal, read by its TypeScript reader and audited by either engine.
  */
 import { statSync } from "node:fs";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import { type Engine, type EngineName, referenceEngine } from "../engine.js";
+import {
+  type Engine,
+  type EngineName,
+  type OperationsEngine,
+  referenceEngine,
+  referenceOperationsEngine,
+} from "../engine.js";
+import { chooseModel } from "../journal/choose-model.js";
+import { JournalError } from "../journal/errors.js";
 import {
   isLispExprJournal,
   type ReadJournalOptions,
   readDagFile,
   readJournalFile,
 } from "../journal/index.js";
+import { peekHeader } from "../journal/peek-header.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../models/dag/report.js";
+import type { ModelName, ModelReport } from "../models/registry.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];
@@ -22,11 +32,13 @@ export const DEFAULT_ENGINE: EngineName = "wasm";
 
 export interface AuditedJournal {
   readonly file: string;
-  readonly report: Report;
+  readonly report: ModelReport;
 }
 
 export interface AuditOptions extends ReadJournalOptions {
   readonly engine: EngineName;
+  /** `--model`: the model the journals must be of; by default each header's, else dag. */
+  readonly model?: ModelName | undefined;
   /**
    * Told the bytes read so far after each chunk of a streamed journal, and the events audited
    * (null where the engine cannot tell before it is done), for a progress bar.
@@ -56,8 +68,9 @@ export interface AuditRun extends AuditedJournal {
 }
 
 export async function auditJournalFile(path: string, options: AuditOptions): Promise<AuditRun> {
-  const engine = await engineNamed(options.engine);
-  if (engine.name === "reference" || isLispExprJournal(path)) {
+  if (isLispExprJournal(path)) {
+    chooseModel(path, "dag", options.model, "--model; a .lisp-expr journal is a dag journal");
+    const engine = await engineNamed(options.engine);
     const { file, dag, events, lines, tornTail } = readJournalFile(path, options);
     const report = engine.audit(dag, events, { lines, tornTail });
     return { file, report, bytesRead: statSync(path, { throwIfNoEntry: false })?.size ?? 0 };
@@ -65,8 +78,27 @@ export async function auditJournalFile(path: string, options: AuditOptions): Pro
   return auditJsonlStream(path, readFileChunks(path), options);
 }
 
-/** A JSONL journal from a stream of chunks (the standard input), named `file` in reports. */
+/** A JSONL journal from a stream of chunks (a file, the standard input), named `file` in reports. */
 export async function auditJsonlStream(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: AuditOptions,
+): Promise<AuditRun> {
+  const peeked = await peekHeader(chunks, file);
+  const model = chooseModel(file, peeked.header?.model ?? null, options.model);
+  switch (model) {
+    case "dag":
+      return auditDagStream(file, peeked.chunks, options);
+    case "operations":
+      return auditOperationsStream(file, peeked.chunks, options);
+    default: {
+      const unreachable: never = model;
+      return unreachable;
+    }
+  }
+}
+
+async function auditDagStream(
   file: string,
   chunks: AsyncIterable<Uint8Array>,
   options: AuditOptions,
@@ -83,6 +115,32 @@ export async function auditJsonlStream(
   });
   const report = await engine.auditBytes(dag, counted, { file, dagName: dagPath });
   return { file, report, bytesRead };
+}
+
+async function auditOperationsStream(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: AuditOptions,
+): Promise<AuditRun> {
+  if (options.dagPath !== undefined) {
+    throw new JournalError(file, "--dag is for dag journals; an operations journal needs none");
+  }
+  const engine = operationsEngineNamed(file, options.engine);
+  let bytesRead = 0;
+  const counted = countingBytes(chunks, (bytes) => {
+    bytesRead = bytes;
+    options.onProgress?.(bytes, null);
+  });
+  const report = await engine.auditBytes(counted, { file });
+  return { file, report, bytesRead };
+}
+
+export function operationsEngineNamed(file: string, name: EngineName): OperationsEngine {
+  if (name === "reference") return referenceOperationsEngine;
+  throw new JournalError(
+    file,
+    "the wasm engine has no kernel for the operations model yet: audit it with --engine reference",
+  );
 }
 
 async function* countingBytes(

@@ -3,6 +3,7 @@
  * Two kinds: `InProcessAuditor` (`--jobs 1`, or a single journal) audits on this thread, one
  * journal after another, and `AuditPool` (src/cli/audit-pool.ts) on worker threads.
  */
+import type { ModelName } from "../models/registry.js";
 import type { AuditOptions, EngineName } from "./engine.js";
 import { auditFileOutcome, auditStreamOutcome, type JournalOutcome } from "./journal-outcome.js";
 
@@ -18,6 +19,7 @@ export type ProgressListener = (progress: JournalProgress) => void;
 export interface FileAuditorOptions {
   readonly engine: EngineName;
   readonly dagPath: string | undefined;
+  readonly model: ModelName | undefined;
 }
 
 export interface FileAuditor {

@@ -7,7 +7,7 @@ import {
 import { JournalError } from "../journal/errors.js";
 import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../models/dag/report.js";
+import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -19,6 +19,7 @@ import {
 import { auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
 
 const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
+                      [--model NAME]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
 conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
@@ -33,8 +34,10 @@ snapshot to audit the whole journal again.
 Options:
   --dag FILE        the DAG for a journal without a header line
   --strict          refuse illegal events too
-  --snapshot FILE   keep the auditor's state in FILE between runs (JSONL, wasm engine)
+  --snapshot FILE   keep the auditor's state in FILE between runs (dag JSONL journals, wasm
+                    engine)
   --engine NAME     wasm (default) or reference
+  --model NAME      the journal's model: dag or operations (by default its header's, else dag)
   -h, --help        show this help
 
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
@@ -53,6 +56,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     strict: { type: "boolean", default: false },
     snapshot: { type: "string" },
     engine: { type: "string", default: DEFAULT_ENGINE },
+    model: { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -61,14 +65,16 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
   }
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
+  const model: ModelName | undefined =
+    values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
   const { report, violation } =
     values.snapshot === undefined
       ? gated(
-          (await auditJournalFile(journal, { dagPath: values.dag, engine })).report,
+          (await auditJournalFile(journal, { dagPath: values.dag, engine, model })).report,
           journal,
           values.strict,
         )
-      : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict);
+      : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict, model);
   if (violation !== null) {
     output.stdout(
       `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`,
@@ -83,11 +89,11 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
 
 /** A report with the gate's verdict on it: null to resume, else why it refuses. */
 interface Gated {
-  readonly report: Report;
+  readonly report: ModelReport;
   readonly violation: JournalInvariantViolation | null;
 }
 
-function gated(report: Report, journal: string, strict: boolean): Gated {
+function gated(report: ModelReport, journal: string, strict: boolean): Gated {
   return { report, violation: gateViolation(report, journal, strict) };
 }
 
@@ -98,8 +104,11 @@ async function auditWithSnapshot(
   dagPath: string | undefined,
   engineName: (typeof ENGINE_NAMES)[number],
   strict: boolean,
+  model: ModelName | undefined,
 ): Promise<Gated> {
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
+  if (model !== undefined && model !== "dag")
+    throw new UsageError("--snapshot works on dag journals so far", "gate");
   if (isLispExprJournal(journal))
     throw new UsageError("--snapshot works on JSONL journals", "gate");
   if (snapshotPath === journal || snapshotPath === dagPath) {

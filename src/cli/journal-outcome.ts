@@ -4,11 +4,11 @@
  * is a bug in statefold and is thrown.
  */
 import { JournalError } from "../journal/errors.js";
-import type { Report } from "../models/dag/report.js";
+import type { ModelReport } from "../models/registry.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
 
 export type JournalOutcome =
-  | { readonly file: string; readonly report: Report; readonly bytesRead: number }
+  | { readonly file: string; readonly report: ModelReport; readonly bytesRead: number }
   | { readonly file: string; readonly unreadable: string };
 
 export async function auditFileOutcome(

@@ -3,12 +3,15 @@
  * went wrong — the integrity error, each broken invariant with its line, event and node, a torn
  * tail, the illegal events — and the final status counts. Colour only marks the verdicts.
  */
+import { INVARIANT_NAMES, type InvariantsReport, type Report } from "../models/dag/report.js";
+import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
+import type { ModelReport } from "../models/registry.js";
 import {
-  INVARIANT_NAMES,
-  type IntegrityReport,
-  type InvariantsReport,
-  type Report,
-} from "../models/dag/report.js";
+  operationsFinal,
+  reasonOfBreach,
+  subjectText,
+  WHY_REASON,
+} from "../report/operations-wording.js";
 import { passes } from "../report/verdict.js";
 import {
   eventLocation as at,
@@ -30,8 +33,11 @@ export interface TextOptions {
   readonly colour: boolean;
 }
 
-/** Wide enough for the longest invariant name, so that locations line up. */
-const LABEL_WIDTH = Math.max(...INVARIANT_NAMES.map((name) => name.length)) + 2;
+/** Wide enough for the longest rule name of each model, so that locations line up. */
+const LABEL_WIDTH = {
+  dag: Math.max(...INVARIANT_NAMES.map((name) => name.length)) + 2,
+  operations: Math.max(...RULE_NAMES.map((name) => name.length)) + 2,
+} as const;
 const INDENT = "  ";
 
 type Paint = (text: string) => string;
@@ -61,29 +67,34 @@ export function renderSummary(
   return `\n${passing} of ${given} journals ${verdict}${unread}\n`;
 }
 
+/** The lines of one journal: the frame every model shares, the findings in the model's words. */
 function renderJournal({ file, report }: AuditedJournal, strict: boolean, style: Style): string[] {
+  const label = (text: string) => text.padEnd(LABEL_WIDTH[report.model]);
   const lines = [verdictLine(file, report, strict, style)];
-  if (report.integrity !== null) lines.push(...integrityLines(report.integrity, style));
-  for (const name of INVARIANT_NAMES) {
-    const line = brokenInvariantLine(name, report.invariants, style);
-    if (line !== null) lines.push(line);
-  }
+  if (report.integrity !== null) lines.push(...integrityLines(report.integrity, style, label));
+  lines.push(
+    ...(report.model === "dag"
+      ? brokenInvariantLines(report, style, label)
+      : brokenRuleLines(report, style, label)),
+  );
   if (report.tornTail !== null) {
     const { line, offset } = report.tornTail;
     const where = `line ${line}, byte ${offset}`;
     lines.push(`${INDENT}${style.warn("!")} ${label("torn tail")}${where}: ${TORN_TAIL_MEANING}`);
   }
   lines.push(...illegalLines(report, style));
-  lines.push(`${INDENT}${finalCounts(report)}`);
+  lines.push(`${INDENT}${report.model === "dag" ? finalCounts(report) : operationsFinal(report)}`);
   return lines;
 }
 
-function verdictLine(file: string, report: Report, strict: boolean, style: Style): string {
+type Label = (text: string) => string;
+
+function verdictLine(file: string, report: ModelReport, strict: boolean, style: Style): string {
   const mark = passes(report, strict) ? style.good("✓") : style.bad("✗");
   return `${mark} ${file}: ${verdict(report, strict, style)} (${plural(report.events, "event")})`;
 }
 
-function verdict(report: Report, strict: boolean, style: Style): string {
+function verdict(report: ModelReport, strict: boolean, style: Style): string {
   if (report.strictlyConformant) return style.good("strictly conformant");
   if (!report.conformant) return style.bad("NOT CONFORMANT");
   const illegal = plural(report.legality.illegal, "illegal event");
@@ -91,7 +102,11 @@ function verdict(report: Report, strict: boolean, style: Style): string {
   return `${style.good("conformant")}, but not strictly: ${illegal}`;
 }
 
-function integrityLines(integrity: IntegrityReport, style: Style): string[] {
+function integrityLines(
+  integrity: ModelReport["integrity"] & object,
+  style: Style,
+  label: Label,
+): string[] {
   const where = at(integrity.index, integrity.line);
   return [
     `${INDENT}${style.bad("✗")} ${label("integrity")}${where}  ${integrity.reason}: ${integrity.message}`,
@@ -99,10 +114,30 @@ function integrityLines(integrity: IntegrityReport, style: Style): string[] {
   ];
 }
 
+function brokenInvariantLines(report: Report, style: Style, label: Label): string[] {
+  return INVARIANT_NAMES.flatMap((name) => {
+    const line = brokenInvariantLine(name, report.invariants, style, label);
+    return line === null ? [] : [line];
+  });
+}
+
+/** Each broken rule at its first breach: where, whom it names, the reason and what it means. */
+function brokenRuleLines(report: OperationsReport, style: Style, label: Label): string[] {
+  return RULE_NAMES.flatMap((rule) => {
+    const verdict = report.invariants[rule];
+    if (verdict.holds) return [];
+    const reason = reasonOfBreach(report, rule);
+    const why = reason === null ? "" : `: ${reason} — ${WHY_REASON[reason]}`;
+    const where = at(verdict.index, verdict.line);
+    return [`${INDENT}${style.bad("✗")} ${label(rule)}${where}  ${subjectText(verdict)}${why}`];
+  });
+}
+
 function brokenInvariantLine(
   name: keyof InvariantsReport,
   invariants: InvariantsReport,
   style: Style,
+  label: Label,
 ): string | null {
   const cross = `${INDENT}${style.bad("✗")} ${label(name)}`;
   if (name === "tamperEvident") {
@@ -116,19 +151,25 @@ function brokenInvariantLine(
   return `${cross}${at(verdict.index, verdict.line)}  node ${JSON.stringify(verdict.node)}: ${WHY_BROKEN[name]}`;
 }
 
-function illegalLines({ legality }: Report, style: Style): string[] {
+function illegalLines(report: ModelReport, style: Style): string[] {
+  const { legality } = report;
   if (legality.illegal === 0) return [];
-  const heading = `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (${illegalMeaning(legality.illegal)}):`;
-  const listed = legality.first.map(
-    (event) =>
-      `${INDENT}    ${at(event.index, event.line)}  ${event.kind}  node ${JSON.stringify(event.node)}: ${event.reason}`,
+  const heading =
+    report.model === "dag"
+      ? `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (${illegalMeaning(legality.illegal)}):`
+      : `${INDENT}${style.warn("!")} ${plural(legality.illegal, "record")} broke a rule:`;
+  const listed = (legality.first as readonly IllegalEntry[]).map(
+    (entry) =>
+      `${INDENT}    ${at(entry.index, entry.line)}  ${entry.kind}  ${whomOf(entry)}: ${entry.reason}`,
   );
   const more = legality.illegal - legality.first.length;
   return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
 }
 
-function label(text: string): string {
-  return text.padEnd(LABEL_WIDTH);
+type IllegalEntry = ModelReport["legality"]["first"][number];
+
+function whomOf(entry: IllegalEntry): string {
+  return "node" in entry ? `node ${JSON.stringify(entry.node)}` : subjectText(entry);
 }
 
 const PLAIN: Style = { good: (text) => text, bad: (text) => text, warn: (text) => text };

@@ -1,8 +1,11 @@
-import type { Engine } from "../engine.js";
+import type { Engine, EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
-import { type JournalFile, readJournalFile } from "../journal/index.js";
+import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
+import { integrityMessage } from "../models/operations/integrity.js";
+import { replay as replayOperationsJournal } from "../models/operations/replay.js";
+import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -13,21 +16,27 @@ import {
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
 import { renderJsonList } from "./render-json.js";
+import { renderOperationsState } from "./render-operations-state.js";
 
-const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME]
+const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME] [--model NAME]
 
-Folds the journal's events over its DAG and prints the final state as JSON, one node per
-line in DAG order: {"nodes":[{"id","status","phase","deposit","surface"}, ...]}.
-The fold applies every well-formed event, legal or not, as the librecode model does.
+Folds the journal's entries and prints the state they fold to, as JSON. A dag journal: one
+node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
+fold applies every well-formed event, legal or not, as the librecode model does. An
+operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
+per line, each operation with its steps and live effects (docs/models/operations.md).
 
-A log-integrity error stops the fold: the state before the offending event is printed, and
+A log-integrity error stops the fold: the state before the offending entry is printed, and
 the error is reported on stderr with exit status 1. A torn tail is reported on stderr as a
 warning.
 
 Options:
-  --dag FILE     the DAG for a journal without a header line (always for .lisp-expr)
-  --engine NAME  wasm (default: the WebAssembly kernel) or reference (the plain TypeScript
-                 model; the same state, slower)
+  --dag FILE     the DAG for a dag journal without a header line (always for .lisp-expr)
+  --engine NAME  wasm (the WebAssembly kernel; the default for dag journals) or reference
+                 (the plain TypeScript model; the same state, slower; the only one that
+                 prints an operations journal's state)
+  --model NAME   dag or operations: the model the journal must be of (by default its
+                 header's, else dag)
   -h, --help     show this help
 
 Exit status: 0 replayed, 1 stopped by a log-integrity error, 2 bad usage or unreadable input.
@@ -43,29 +52,75 @@ export const replayCommand: Command = {
 async function runReplay(args: readonly string[], output: CliOutput): Promise<number> {
   const parsed = parseCommand(replayCommand, args, output, {
     dag: { type: "string" },
-    engine: { type: "string", default: DEFAULT_ENGINE },
+    engine: { type: "string" },
+    model: { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
-  const engineName = oneOf("replay", "--engine", values.engine, ENGINE_NAMES);
+  const engineName =
+    values.engine === undefined
+      ? undefined
+      : oneOf("replay", "--engine", values.engine, ENGINE_NAMES);
   const [path, ...extra] = positionals;
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`replay takes one journal, found ${positionals.length}`, "replay");
   }
-  const journal = readJournalFile(path, { dagPath: values.dag });
-  const { state, fault } = replayUntilFault(await engineNamed(engineName), journal);
-  output.stdout(renderJsonList("nodes", nodeRecords(state)));
+  const model: ModelName | undefined =
+    values.model === undefined ? undefined : oneOf("replay", "--model", values.model, MODEL_NAMES);
+  const journal = readAnyJournalFile(path, { dagPath: values.dag, model });
   if (journal.tornTail !== null) {
     const { line, offset } = journal.tornTail;
     const detail = `warning: torn tail at byte ${offset}: an unfinished last entry (a crash mid-write?) was left out`;
     output.stderr(`statefold: ${new JournalError(path, detail, line).message}\n`);
   }
+  const fault =
+    journal.model === "dag"
+      ? await replayDag(journal, engineName, output)
+      : replayOperations(journal, engineName, output);
   if (fault === null) return ExitCode.conformant;
-  const detail = `${fault.reason}: ${fault.message.replace(/^event \d+: /, "")}; the state printed is the one before event ${fault.index}`;
+  const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
   output.stderr(
     `statefold: ${new JournalError(path, detail, journal.lines[fault.index]).message}\n`,
   );
   return ExitCode.notConformant;
+}
+
+/** What stopped a fold: the entry's index, the integrity reason and its message. */
+interface FoldStop {
+  readonly index: number;
+  readonly reason: string;
+  readonly message: string;
+}
+
+async function replayDag(
+  journal: JournalFile,
+  engineName: EngineName | undefined,
+  output: CliOutput,
+): Promise<FoldStop | null> {
+  const engine = await engineNamed(engineName ?? DEFAULT_ENGINE);
+  const { state, fault } = replayUntilFault(engine, journal);
+  output.stdout(renderJsonList("nodes", nodeRecords(state)));
+  if (fault === null) return null;
+  const message = fault.message.replace(/^event \d+: /, "");
+  return { index: fault.index, reason: fault.reason, message };
+}
+
+/** The operations state is the reference's to print: the kernel audits, it keeps no such state. */
+function replayOperations(
+  journal: OtherJournalFile,
+  engineName: EngineName | undefined,
+  output: CliOutput,
+): FoldStop | null {
+  if (engineName === "wasm") {
+    throw new UsageError(
+      "replay of an operations journal runs on the reference engine: pass --engine reference",
+      "replay",
+    );
+  }
+  const { state, fault } = replayOperationsJournal(journal.events);
+  output.stdout(renderOperationsState(state));
+  if (fault === null) return null;
+  return { index: fault.index, reason: fault.fault.reason, message: integrityMessage(fault.fault) };
 }
 
 /** The fold over the whole journal, or, at a log-integrity error, over the events before it. */

@@ -5,10 +5,17 @@
  */
 import { UNNAMED_JOURNAL } from "../engine.js";
 import type { Report } from "../models/dag/report.js";
+import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
+import type { ModelReport } from "../models/registry.js";
+import { reasonOfBreach, subjectText, WHY_REASON } from "../report/operations-wording.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
 
-/** The rule a refusal names: an invariant, log integrity, or (when strict) legality. */
-export type GateRule = keyof Report["invariants"] | "integrity" | "legality";
+/** The rule a refusal names: a rule of the model, log integrity, or (when strict) legality. */
+export type GateRule =
+  | keyof Report["invariants"]
+  | keyof OperationsReport["invariants"]
+  | "integrity"
+  | "legality";
 
 export class JournalInvariantViolation extends Error {
   override readonly name = "JournalInvariantViolation";
@@ -18,13 +25,15 @@ export class JournalInvariantViolation extends Error {
     readonly rule: GateRule,
     /** The offending event; null for tamperEvident, a property of the final state. */
     readonly event: { readonly index: number; readonly line?: number } | null,
-    /** The node it names (tamperEvident: the first of its nodes). */
+    /** A dag finding's node (tamperEvident: the first of its nodes); null for other models. */
     readonly node: string | null,
     readonly why: string,
-    readonly report: Report,
+    readonly report: ModelReport,
+    /** Whom the finding names, in words: `node "D"`, `op "run-1" effect "e-2"`. */
+    readonly subject: string | null = node === null ? null : `node ${JSON.stringify(node)}`,
   ) {
     const where = event === null ? "" : ` at ${eventLocation(event.index, event.line)}`;
-    const on = node === null ? "" : `, node ${JSON.stringify(node)}`;
+    const on = subject === null ? "" : `, ${subject}`;
     super(`${file}: refusing to resume: ${rule} is broken${where}${on}: ${why}`);
   }
 }
@@ -35,12 +44,51 @@ export class JournalInvariantViolation extends Error {
  * which has no event, last.
  */
 export function gateViolation(
-  report: Report,
+  report: ModelReport,
   file: string,
   strict: boolean,
 ): JournalInvariantViolation | null {
+  const candidates =
+    report.model === "dag"
+      ? dagCandidates(report, file, strict)
+      : operationsCandidates(report, file);
+  const { integrity } = report;
+  if (integrity !== null) {
+    candidates.push(
+      new JournalInvariantViolation(
+        file,
+        "integrity",
+        integrity,
+        null,
+        `${integrity.reason}: ${integrity.message}`,
+        report,
+      ),
+    );
+  }
+  const order = (violation: JournalInvariantViolation) =>
+    violation.event?.index ?? Number.POSITIVE_INFINITY;
+  return candidates.reduce<JournalInvariantViolation | null>(
+    (first, next) => (first === null || order(next) < order(first) ? next : first),
+    null,
+  );
+}
+
+/** Every rule of an operations report is a legality rule: its first breach is its candidate. */
+function operationsCandidates(report: OperationsReport, file: string): JournalInvariantViolation[] {
+  return RULE_NAMES.flatMap((rule) => {
+    const verdict = report.invariants[rule];
+    if (verdict.holds) return [];
+    const reason = reasonOfBreach(report, rule);
+    const why = reason === null ? "the rule's first breach" : `${reason}: ${WHY_REASON[reason]}`;
+    return [
+      new JournalInvariantViolation(file, rule, verdict, null, why, report, subjectText(verdict)),
+    ];
+  });
+}
+
+function dagCandidates(report: Report, file: string, strict: boolean): JournalInvariantViolation[] {
   const candidates: JournalInvariantViolation[] = [];
-  const { integrity, invariants, legality } = report;
+  const { invariants, legality } = report;
   for (const [name, verdict] of Object.entries(invariants) as [
     keyof Report["invariants"],
     Report["invariants"][keyof Report["invariants"]],
@@ -63,18 +111,6 @@ export function gateViolation(
       );
     }
   }
-  if (integrity !== null) {
-    candidates.push(
-      new JournalInvariantViolation(
-        file,
-        "integrity",
-        integrity,
-        null,
-        `${integrity.reason}: ${integrity.message}`,
-        report,
-      ),
-    );
-  }
   const illegal = legality.first[0];
   if (strict && illegal !== undefined) {
     const why = `${illegal.kind} is illegal (${illegal.reason}): ${WHY_ILLEGAL[illegal.reason]}`;
@@ -82,19 +118,14 @@ export function gateViolation(
       new JournalInvariantViolation(file, "legality", illegal, illegal.node, why, report),
     );
   }
-  const order = (violation: JournalInvariantViolation) =>
-    violation.event?.index ?? Number.POSITIVE_INFINITY;
-  return candidates.reduce<JournalInvariantViolation | null>(
-    (first, next) => (first === null || order(next) < order(first) ? next : first),
-    null,
-  );
+  return candidates;
 }
 
 /** Throws the `JournalInvariantViolation` to refuse on, if any; returns the report otherwise. */
-export function assertConformant(
-  report: Report,
+export function assertConformant<R extends ModelReport>(
+  report: R,
   options: { readonly file?: string; readonly strict?: boolean } = {},
-): Report {
+): R {
   const violation = gateViolation(report, options.file ?? UNNAMED_JOURNAL, options.strict ?? false);
   if (violation !== null) throw violation;
   return report;

@@ -6,7 +6,9 @@
 import { statSync } from "node:fs";
 import type { Dag } from "../models/dag/dag.js";
 import type { TornTail } from "../models/journal-source.js";
+import type { ModelName } from "../models/registry.js";
 import { chooseDag } from "./choose-dag.js";
+import { chooseModel } from "./choose-model.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";
 import type { Journal } from "./journal.js";
@@ -34,6 +36,39 @@ export interface ReadJournalOptions {
 
 export function readJournalFile(path: string, options: ReadJournalOptions = {}): JournalFile {
   const journal = readJournal(path);
+  chooseModel(path, journal.header?.model ?? null, "dag", "dag journals only here");
+  return dagJournalFile(path, journal, options);
+}
+
+/** A journal file of a model other than dag: its entries, for that model to judge. */
+export interface OtherJournalFile {
+  readonly model: Exclude<ModelName, "dag">;
+  readonly file: string;
+  readonly events: readonly unknown[];
+  readonly lines: readonly number[];
+  readonly tornTail: TornTail | null;
+}
+
+/**
+ * A journal file of whichever model its header names (or `options.model`, which must agree);
+ * a .lisp-expr journal is a dag journal.
+ */
+export function readAnyJournalFile(
+  path: string,
+  options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
+): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
+  const journal = readJournal(path);
+  const headerModel = isLispExprJournal(path) ? "dag" : (journal.header?.model ?? null);
+  const model = chooseModel(path, headerModel, options.model);
+  if (model === "dag") return { model, ...dagJournalFile(path, journal, options) };
+  if (options.dagPath !== undefined) {
+    throw new JournalError(path, `--dag is for dag journals; an ${model} journal needs none`);
+  }
+  const { events, lines, tornTail } = journal;
+  return { model, file: path, events, lines, tornTail };
+}
+
+function dagJournalFile(path: string, journal: Journal, options: ReadJournalOptions): JournalFile {
   const given =
     options.dagPath === undefined
       ? null
@@ -76,7 +111,10 @@ export function readDagOf(path: string): Dag {
     throw new JournalError(path, detail);
   }
   const bytes = readFileBytes(path);
-  return readJsonlHeader(bytes, path) ?? parseDagFile(bytes, path);
+  const header = readJsonlHeader(bytes, path);
+  if (header === null) return parseDagFile(bytes, path);
+  chooseModel(path, header.model, "dag", "a DAG");
+  return header.dag as Dag;
 }
 
 function readJournal(path: string): Journal {

@@ -1,8 +1,19 @@
 import type { Dag } from "../models/dag/dag.js";
 import type { TornTail } from "../models/journal-source.js";
+import type { ModelName } from "../models/registry.js";
+
+/** What a journal's header line says (docs/journals.md, "The header"). */
+export interface JournalHeader {
+  /** The model it names; `dag` when it names none. */
+  readonly model: ModelName;
+  /** A `dag` journal's DAG; null for every other model. */
+  readonly dag: Dag | null;
+}
 
 /** What a journal reader returns: the events of one journal file, each with its line. */
 export interface Journal {
+  /** The journal's header, or null when it has none. */
+  readonly header: JournalHeader | null;
   /** The DAG the journal carries in its header, or null when it has none. */
   readonly dag: Dag | null;
   /** Each parsed entry, or an `UnparseableLine` standing in for one; the fold judges them. */

@@ -11,18 +11,19 @@
  *    gives `UnparseableLine("invalid-utf8")`, invalid JSON `UnparseableLine("invalid-json")`;
  *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
  * 4. Header. The first non-blank line, if it parses to an object with an own `statefold`
- *    property, is the header and not an event. It must read
- *    `{"statefold":"journal","version":1,"dag":{"nodes":[...]}}` (extra fields allowed), or the
- *    journal is rejected with a `JournalError` at that line. No later line is ever a header.
+ *    property, is the header and not an event. It must read `{"statefold":"journal",
+ *    "version":1}` with an optional `"model"` (`dag` when absent) and that model's fields — a
+ *    `dag` journal's `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is
+ *    rejected with a `JournalError` at that line. No later line is ever a header.
  * 5. Torn tail. An unterminated final line that is not blank and does not parse is a crash
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
  */
-import type { Dag } from "../models/dag/dag.js";
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
+import { DEFAULT_MODEL, isModelName, MODEL_NAMES } from "../models/registry.js";
 import { dagFromJson } from "./dag-file.js";
-import type { Journal } from "./journal.js";
+import type { Journal, JournalHeader } from "./journal.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
 
 const LF = 0x0a;
@@ -49,14 +50,14 @@ type ParsedLine = { readonly value: unknown; readonly text: string } | Unparseab
 export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
   const events: unknown[] = [];
   const lines: number[] = [];
-  let dag: Dag | null = null;
+  let header: JournalHeader | null = null;
   let tornTail: TornTail | null = null;
   let headerPossible = true;
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
     if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
-      dag = headerDag(parsed.value, { file, text: parsed.text, firstLine: line.number });
+      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number });
     } else if (parsed instanceof UnparseableLine && !line.terminated) {
       tornTail = { line: line.number, offset: line.offset };
     } else {
@@ -65,19 +66,19 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
     }
     headerPossible = false;
   }
-  return { dag, events, lines, tornTail };
+  return { header, dag: header?.dag ?? null, events, lines, tornTail };
 }
 
 /**
- * The DAG of the journal's header (rule 4), reading no line past the first non-blank one; null
- * when that line is no header. Header errors are `readJsonlJournal`'s.
+ * The journal's header (rule 4), reading no line past the first non-blank one; null when that
+ * line is no header. Header errors are `readJsonlJournal`'s.
  */
-export function readJsonlHeader(bytes: Uint8Array, file: string): Dag | null {
+export function readJsonlHeader(bytes: Uint8Array, file: string): JournalHeader | null {
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
     if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
-    return headerDag(parsed.value, { file, text: parsed.text, firstLine: line.number });
+    return readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number });
   }
   return null;
 }
@@ -100,7 +101,11 @@ function* splitLines(bytes: Uint8Array): Generator<RawLine> {
 
 /** A blank line holds only spaces, tabs and carriage returns; it is no event (docs/journals.md). */
 export function isBlankLine(line: Uint8Array): boolean {
-  return line.every((byte) => byte === SPACE || byte === TAB || byte === CR);
+  return line.every(isBlankByte);
+}
+
+export function isBlankByte(byte: number): boolean {
+  return byte === SPACE || byte === TAB || byte === CR;
 }
 
 function parseLine(line: Uint8Array): ParsedLine {
@@ -126,20 +131,22 @@ function isHeader(value: unknown): value is Record<string, unknown> {
   );
 }
 
-function headerDag(header: Record<string, unknown>, origin: JsonOrigin): Dag {
-  const expect = (field: string, expected: unknown) => {
-    if (header[field] === expected) return;
+function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
+  const refuse = (field: string, expected: string): never => {
     const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
     const at = Object.hasOwn(header, field) ? [field] : [];
-    const detail = `expected "${field}": ${JSON.stringify(expected)}, found ${found}`;
-    throw jsonValueError(origin, at, detail, "header");
+    throw jsonValueError(origin, at, `expected "${field}": ${expected}, found ${found}`, "header");
   };
-  expect("statefold", "journal");
-  expect("version", JOURNAL_VERSION);
-  if (Object.hasOwn(header, "model")) expect("model", "dag");
+  if (header.statefold !== "journal") refuse("statefold", '"journal"');
+  if (header.version !== JOURNAL_VERSION) refuse("version", String(JOURNAL_VERSION));
+  const model = Object.hasOwn(header, "model") ? header.model : DEFAULT_MODEL;
+  if (!isModelName(model)) {
+    refuse("model", `one of ${MODEL_NAMES.map((name) => JSON.stringify(name)).join(", ")}`);
+  }
+  if (model !== "dag") return { model: model as JournalHeader["model"], dag: null };
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");
   }
-  return dagFromJson(header.dag, origin, ["dag"]);
+  return { model, dag: dagFromJson(header.dag, origin, ["dag"]) };
 }

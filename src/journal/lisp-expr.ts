@@ -38,7 +38,7 @@ export function readLispExprJournal(bytes: Uint8Array, file: string): Journal {
     events.push(event);
     lines.push(line);
   }
-  return { dag: null, events, lines, tornTail: tornForm };
+  return { header: null, dag: null, events, lines, tornTail: tornForm };
 }
 
 function entryEvent(entry: Sexpr): object | null {

@@ -2,8 +2,11 @@
  * The verdict on one journal, as the command line judges it: conformant, or strictly conformant
  * under `--strict`. Pure, shared by the text output and the HTML report.
  */
-import type { Report } from "../models/dag/report.js";
+import type { ModelReport } from "../models/registry.js";
 
-export function passes(report: Report, strict: boolean): boolean {
+export function passes(
+  report: Pick<ModelReport, "conformant" | "strictlyConformant">,
+  strict: boolean,
+): boolean {
   return strict ? report.strictlyConformant : report.conformant;
 }

@@ -33,15 +33,15 @@ function binaryGarbage(): Uint8Array {
 
 describe("bad input", () => {
   it.each(["wasm", "reference"])(
-    "a header naming another model is refused (%s)",
+    "a header naming an unknown model is refused (%s)",
     async (engine) => {
       const file = journal(
-        '{"statefold":"journal","version":1,"model":"operations"}\n{"kind":"accepted","op":"r","strand":"s"}\n',
+        '{"statefold":"journal","version":1,"model":"workflow"}\n{"kind":"accepted","op":"r","strand":"s"}\n',
       );
       const run = await statefold(["audit", file, "--engine", engine]);
       expectCleanFailure(run);
       expect(run.stderr).toBe(
-        `statefold: ${file}:1:44: header: expected "model": "dag", found "operations"\n`,
+        `statefold: ${file}:1:44: header: expected "model": one of "dag", "operations", found "workflow"\n`,
       );
     },
   );

@@ -17,9 +17,10 @@ describe("readJsonlHeader", () => {
   it("gives the header's DAG as the whole reader does, past blank lines", () => {
     const text = `  \r\n\n${HEADER}\n{"kind":"dispatched","id":"A"}\n`;
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")).toEqual(
-      readJsonlJournal(bytesOf(text), "j.jsonl").dag,
+      readJsonlJournal(bytesOf(text), "j.jsonl").header,
     );
-    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.nodes).toEqual([{ id: "A", deps: [] }]);
+    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.dag?.nodes).toEqual([{ id: "A", deps: [] }]);
+    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBe("dag");
   });
 
   it("is null when the first non-blank line is an event, unparseable, or absent", () => {

@@ -42,7 +42,7 @@ describe("readJsonlJournal", () => {
     });
 
     it("reads an empty file as no header, no events, no torn tail", () => {
-      expect(read("")).toEqual({ dag: null, events: [], lines: [], tornTail: null });
+      expect(read("")).toEqual({ header: null, dag: null, events: [], lines: [], tornTail: null });
     });
 
     it("takes any JSON value as an event and leaves judging it to the fold", () => {
@@ -130,6 +130,16 @@ describe("readJsonlJournal", () => {
       expect(read(`${header}\n`).dag?.nodes).toHaveLength(2);
     });
 
+    it("reads another model's header without a DAG: its records are that model's to judge", () => {
+      const journal = read(
+        '{"statefold":"journal","version":1,"model":"operations","dag":7}\n{"kind":"lease","strand":"s","epoch":1}\n',
+      );
+      expect(journal.header).toEqual({ model: "operations", dag: null });
+      expect(journal.dag).toBeNull();
+      expect(journal.events).toEqual([{ kind: "lease", strand: "s", epoch: 1 }]);
+      expect(journal.lines).toEqual([2]);
+    });
+
     it('reads "model":"dag" as the default it names', () => {
       const header = JSON.stringify({ ...JSON.parse(HEADER), model: "dag" });
       expect(read(`${header}\n`).dag).toEqual(read(`${HEADER}\n`).dag);
@@ -156,16 +166,22 @@ describe("readJsonlJournal", () => {
       ],
       ['{"statefold":"journal","version":1}', 1, 1, 'header: expected a field "dag"'],
       [
-        '{"statefold":"journal","version":1,"model":"operations","dag":{"nodes":[]}}',
+        '{"statefold":"journal","version":1,"model":"workflow","dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": "dag", found "operations"',
+        'header: expected "model": one of "dag", "operations", found "workflow"',
       ],
       [
         '{"statefold":"journal","version":1,"model":null,"dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": "dag", found null',
+        'header: expected "model": one of "dag", "operations", found null',
+      ],
+      [
+        '{"statefold":"journal","version":1,"model":"DAG","dag":{"nodes":[]}}',
+        1,
+        44,
+        'header: expected "model": one of "dag", "operations", found "DAG"',
       ],
       ['{"statefold":"journal","version":1,"dag":[]}', 1, 42, "dag: expected a DAG"],
       [

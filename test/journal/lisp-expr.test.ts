@@ -26,6 +26,7 @@ describe("readLispExprJournal", () => {
       ].join("\n"),
     );
     expect(journal).toEqual({
+      header: null,
       dag: null,
       events: [
         { kind: "dispatched", id: "A" },

@@ -5,6 +5,7 @@ export * from "./fold.js";
 export * from "./integrity.js";
 export * from "./read-record.js";
 export * from "./records.js";
+export * from "./replay.js";
 export * from "./report.js";
 export * from "./retry-wait.js";
 export * from "./rules.js";
