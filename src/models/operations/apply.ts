@@ -19,6 +19,7 @@ import type {
 import { attemptsRemain, retryNotBefore } from "./retry-wait.js";
 import {
   type Effect,
+  emptyTable,
   NEW_STRAND,
   type Operation,
   type OperationsState,
@@ -58,8 +59,8 @@ function applyAccepted(state: OperationsState, record: AcceptedRecord): Operatio
     policy: record.policy,
     control: "running",
     finished: null,
-    steps: new Map(),
-    effects: new Map(),
+    steps: emptyTable<Step>(),
+    effects: emptyTable<Effect>(),
   });
   const strand = state.strands.get(record.strand) ?? NEW_STRAND;
   return Object.freeze({
@@ -194,8 +195,8 @@ function applyFinished(state: OperationsState, record: FinishedRecord): Operatio
   const finished = withOperation(state, record.op, {
     ...op,
     finished: record.outcome,
-    steps: new Map(),
-    effects: new Map(),
+    steps: emptyTable<Step>(),
+    effects: emptyTable<Effect>(),
   });
   const strand = state.strands.get(op.strand) ?? NEW_STRAND;
   if (strand.current !== record.op) return finished;

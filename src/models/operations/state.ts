@@ -4,9 +4,20 @@
  * new state that shares every unchanged part with the one before. A finished operation keeps
  * only its strand, policy, control and outcome — its steps and effects are dropped, their ids
  * stay reserved — so the state is O(ops + effects + live steps).
+ *
+ * The tables are persistent maps and sets (the `immutable` package): setting an entry makes a
+ * new table that shares all the others, in O(log n), where copying a `Map` per record would make
+ * a long journal's fold quadratic. Ordered, so a state lists its entries as they were first made.
  */
-
+import { OrderedMap, Set as PersistentSet } from "immutable";
 import type { FinishedOutcome, OpRecord, Policy, Request } from "./records.js";
+
+/** A persistent table by id, in the order its entries were first made. */
+export type Table<V> = OrderedMap<string, V>;
+
+export function emptyTable<V>(): Table<V> {
+  return OrderedMap<string, V>();
+}
 
 export type Control = "running" | "cancelled";
 
@@ -53,31 +64,35 @@ export interface Operation {
   /** The outcome its `finished` recorded, or null while it runs. */
   readonly finished: FinishedOutcome | null;
   /** By key; empty once finished. */
-  readonly steps: ReadonlyMap<string, Step>;
+  readonly steps: Table<Step>;
   /** By effect id; empty once finished. */
-  readonly effects: ReadonlyMap<string, Effect>;
+  readonly effects: Table<Effect>;
 }
 
 export interface OperationsState {
-  readonly strands: ReadonlyMap<string, Strand>;
-  readonly operations: ReadonlyMap<string, Operation>;
+  readonly strands: Table<Strand>;
+  readonly operations: Table<Operation>;
   /** Every effect id ever reserved, of finished ops too. */
-  readonly reserved: ReadonlySet<string>;
+  readonly reserved: PersistentSet<string>;
 }
 
 export function initialState(): OperationsState {
-  return Object.freeze({ strands: new Map(), operations: new Map(), reserved: new Set<string>() });
+  return Object.freeze({
+    strands: emptyTable<Strand>(),
+    operations: emptyTable<Operation>(),
+    reserved: PersistentSet<string>(),
+  });
 }
 
 export const NEW_STRAND: Strand = Object.freeze({ current: null, epoch: null });
 
-/** `map` with `key` set to `value`; `map` itself is left as it was. */
-export function withEntry<K, V>(map: ReadonlyMap<K, V>, key: K, value: V): ReadonlyMap<K, V> {
-  return new Map(map).set(key, value);
+/** `table` with `key` set to `value`; `table` itself is left as it was. */
+export function withEntry<V>(table: Table<V>, key: string, value: V): Table<V> {
+  return table.set(key, value);
 }
 
-export function withMember<T>(set: ReadonlySet<T>, member: T): ReadonlySet<T> {
-  return new Set(set).add(member);
+export function withMember(set: PersistentSet<string>, member: string): PersistentSet<string> {
+  return set.add(member);
 }
 
 /**
