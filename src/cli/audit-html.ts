@@ -7,7 +7,6 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { JournalError } from "../journal/errors.js";
-import type { Report } from "../models/dag/report.js";
 import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
 import type { JournalView } from "../report/journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
@@ -30,26 +29,13 @@ export async function writeAuditHtml(
   audited: readonly AuditedJournal[],
   options: AuditHtmlOptions,
 ): Promise<void> {
-  const other = audited.find((journal) => journal.report.model !== "dag");
-  if (other !== undefined) {
-    throw new UsageError(
-      `--html shows dag journals only so far, and ${other.file} is an ${other.report.model} journal`,
-      "audit",
-    );
-  }
-  const journals = audited.filter(
-    (journal): journal is { readonly file: string; readonly report: Report } =>
-      journal.report.model === "dag",
-  );
-  const files = journals
-    .map((journal) => journal.file)
-    .filter((file) => file !== options.stdinName);
+  const files = audited.map((journal) => journal.file).filter((file) => file !== options.stdinName);
   const inputs = [...options.inputs, ...files, options.dagPath];
   refuseToOverwriteAnInput(target, inputs);
   const engine = await engineNamed("wasm");
   const views: JournalView[] = [];
   // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
-  for (const journal of journals) {
+  for (const journal of audited) {
     views.push(
       journal.file === options.stdinName
         ? verdictsOnlyView(

@@ -21,10 +21,10 @@ import { dagView } from "./dag-view.js";
 import {
   type BrokenRule,
   CONTEXT_EVENTS_BEFORE,
+  type DagJournalView,
   DEPENDENCIES_LISTED_MAX,
   type EventFinding,
   type Finding,
-  type JournalView,
   QUOTED_LINE_BYTES_MAX,
   type QuotedEvent,
   type TamperFinding,
@@ -71,7 +71,7 @@ export function buildJournalView(
   journal: ReadJournal,
   quotedLines: ReadonlyMap<number, QuotedLine>,
   engine: Replayer,
-): JournalView {
+): DagJournalView {
   const { file, report, dag, events } = journal;
   if (events.length !== report.events) {
     const why = `The journal now holds ${events.length} events, not the ${report.events} audited: it changed since the audit, so only the verdicts are shown.`;

@@ -12,18 +12,19 @@
  * come from the streaming audit, whatever the size.
  */
 import { statSync } from "node:fs";
-import { JournalError, type ReadJournalOptions, readJournalFile } from "../journal/index.js";
+import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
-import type { Report } from "../models/dag/report.js";
+import type { ModelReport } from "../models/registry.js";
 import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
 import type { JournalView } from "./journal-view.js";
+import { buildOperationsView, operationsLinesToQuote } from "./operations-view.js";
 import { quoteLines } from "./quote-lines.js";
 import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
 
 export { CONTEXT_JOURNAL_BYTES_MAX, verdictsOnlyView } from "./verdicts-only-view.js";
 
 export async function gatherJournalView(
-  audited: { readonly file: string; readonly report: Report },
+  audited: { readonly file: string; readonly report: ModelReport },
   options: ReadJournalOptions,
   engine: Replayer,
 ): Promise<JournalView> {
@@ -34,9 +35,17 @@ export async function gatherJournalView(
   const tooLarge = tooLargeForContext(bytes);
   if (tooLarge !== null) return verdictsOnly(tooLarge);
   try {
-    const journal = readJournalFile(file, options);
-    const quoted = await quoteLines(readFileChunks(file), linesToQuote(report, journal.lines));
-    return buildJournalView({ ...journal, report }, quoted, engine);
+    const journal = readAnyJournalFile(file, { ...options, model: report.model });
+    if (journal.model === "dag" && report.model === "dag") {
+      const quoted = await quoteLines(readFileChunks(file), linesToQuote(report, journal.lines));
+      return buildJournalView({ ...journal, report }, quoted, engine);
+    }
+    if (journal.model === "operations" && report.model === "operations") {
+      const wanted = operationsLinesToQuote(report, journal.lines);
+      const quoted = await quoteLines(readFileChunks(file), wanted);
+      return buildOperationsView({ ...journal, report, records: journal.events }, quoted);
+    }
+    return verdictsOnly("The journal is not of the model it was audited as any more");
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;
     return verdictsOnly(`Reading the journal again failed (${error.message})`);

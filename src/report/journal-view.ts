@@ -15,6 +15,7 @@ import type { StepInvariantName } from "../models/dag/invariants.js";
 import type { Report } from "../models/dag/report.js";
 import type { Deposit, Status } from "../models/dag/state.js";
 import type { IllegalityReason } from "../models/dag/transitions.js";
+import type { OperationsJournalView } from "./operations-view.js";
 
 /** Events quoted before the one a finding is about. */
 export const CONTEXT_EVENTS_BEFORE = 3;
@@ -34,7 +35,10 @@ export const DAG_NODES_DRAWN_MAX = 300;
 /** Rows of a summarised DAG: a long chain of layers would otherwise be a table of thousands. */
 export const LAYER_ROWS_MAX = 40;
 
-export interface JournalView {
+/** The view of a journal of any model; `report.model` tells which. */
+export type JournalView = DagJournalView | OperationsJournalView;
+
+export interface DagJournalView {
   readonly file: string;
   readonly report: Report;
   readonly context: JournalContext | ContextOmitted;

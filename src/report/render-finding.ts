@@ -84,7 +84,10 @@ function renderRule(rule: BrokenRule, index: number): string {
  * Journal lines as written, the one with index `offending` marked (null marks a torn tail's line,
  * which is not an event and has no index).
  */
-function renderQuotedLines(quoted: readonly QuotedEvent[], offending: number | null): string {
+export function renderQuotedLines(
+  quoted: readonly QuotedEvent[],
+  offending: number | null,
+): string {
   const rows = quoted.map((event) => {
     const isOffending = event.index === offending;
     const gutter = event.line === undefined ? `#${event.index}` : String(event.line);

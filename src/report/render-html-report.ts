@@ -6,10 +6,14 @@
  * (no Node APIs), so a browser page renders the same view.
  */
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
+import type { ModelReport } from "../models/registry.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
-import type { DagView, Finding, JournalView } from "./journal-view.js";
+import type { DagJournalView, DagView, Finding, JournalView } from "./journal-view.js";
+import type { OperationsJournalView } from "./operations-view.js";
+import { operationsFinal } from "./operations-wording.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
 import { renderFinding } from "./render-finding.js";
+import { renderOperationsBody } from "./render-operations-journal.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
 import {
@@ -98,15 +102,17 @@ function renderSummaryTable(views: readonly JournalView[], strict: boolean): str
 </table></section>`;
 }
 
-/** The rules a report says are broken: integrity, then the invariants in report order. */
-function brokenRuleNames(report: Report): string[] {
+/** The rules a report says are broken: integrity, then the model's rules in report order. */
+function brokenRuleNames(report: ModelReport): string[] {
   const names: string[] =
     report.integrity === null ? [] : [`integrity: ${report.integrity.reason}`];
-  for (const name of INVARIANT_NAMES) if (!report.invariants[name].holds) names.push(name);
+  for (const [name, verdict] of Object.entries(report.invariants)) {
+    if (!verdict.holds) names.push(name);
+  }
   return names;
 }
 
-function verdictPill(report: Report, strict: boolean): string {
+function verdictPill(report: ModelReport, strict: boolean): string {
   if (report.strictlyConformant) return `<span class="pill good">strictly conformant</span>`;
   if (!report.conformant) return `<span class="pill bad">not conformant</span>`;
   return `<span class="pill ${strict ? "bad" : "warn"}">conformant, not strictly</span>`;
@@ -124,15 +130,21 @@ function renderJournal(view: JournalView, position: number, strict: boolean): st
     : report.strictlyConformant && report.tornTail === null
       ? "passes"
       : "passes-with-warnings";
+  const final = report.model === "dag" ? finalCounts(report) : operationsFinal(report);
+  return `<section class="card journal ${tone}" id="${journalAnchor(position)}">
+<h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(view.file)}</span>${verdictPill(report, strict)}</h2>
+<p class="facts">${plural(report.events, "event")} · ${escapeHtml(final)}</p>
+${view.report.model === "dag" ? renderDagBody(view as DagJournalView) : renderOperationsBody(view as OperationsJournalView)}
+</section>`;
+}
+
+function renderDagBody(view: DagJournalView): string {
+  const { report } = view;
   const body = view.context.gathered
     ? renderFindingsAndDag(view.context.findings, view.context.dag, report)
     : `<p class="omitted">${escapeHtml(view.context.why)}</p>${renderFindingsWithoutContext(report)}`;
-  return `<section class="card journal ${tone}" id="${journalAnchor(position)}">
-<h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(view.file)}</span>${verdictPill(report, strict)}</h2>
-<p class="facts">${plural(report.events, "event")} · ${finalCounts(report)}</p>
-${renderVerdictChips(report)}
-${body}
-</section>`;
+  return `${renderVerdictChips(report)}
+${body}`;
 }
 
 /** One chip per check: integrity, the six invariants, legality, and a torn tail if there is one. */

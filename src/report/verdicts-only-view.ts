@@ -3,7 +3,7 @@
  * journal past it (or otherwise unreadable again): its verdicts alone, saying why. Browser-safe,
  * shared by the command line (gather-journal-view.ts) and the in-browser auditor (web/).
  */
-import type { Report } from "../models/dag/report.js";
+import type { ModelReport } from "../models/registry.js";
 import type { JournalView } from "./journal-view.js";
 
 const MEGABYTE = 2 ** 20;
@@ -17,13 +17,10 @@ export function tooLargeForContext(bytes: number): string | null {
 
 /** The view of a journal whose context cannot be gathered, saying why (a clause, no full stop). */
 export function verdictsOnlyView(
-  audited: { readonly file: string; readonly report: Report },
+  audited: { readonly file: string; readonly report: ModelReport },
   why: string,
 ): JournalView {
   const { file, report } = audited;
-  return {
-    file,
-    report,
-    context: { gathered: false, why: `${why}; only the verdicts are shown.` },
-  };
+  const context = { gathered: false, why: `${why}; only the verdicts are shown.` } as const;
+  return report.model === "dag" ? { file, report, context } : { file, report, context };
 }

@@ -229,16 +229,23 @@ describe("statefold audit on operations journals", () => {
     expectCleanFailure(wasm);
   });
 
-  it("refuses --html for an operations journal, after printing its verdict", async () => {
+  it("writes --html with each finding in its own terms: the ladder's sum, the classification", async () => {
     const page = join(tempFiles({}), "report.html");
     const run = await statefoldInProcess([
       "audit",
-      example("finality.jsonl"),
+      example("retry-ladder.jsonl"),
+      example("classification.jsonl"),
+      example("retry-and-readback.jsonl"),
       "--html",
       page,
       ...REFERENCE,
     ]);
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain("--html shows dag journals only so far");
+    expect(run.code).toBe(1);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain("retried at 2300; the ladder required 1400 + max(944, 500) = 2344");
+    expect(html).toContain("classified as <code>overflow</code> by step 3 of 7");
+    expect(html).toContain("✗ retryLadder: retry-too-early");
+    expect(html).toContain("✓ finality");
+    expect(html).toContain("1 of 3 journals conformant");
   });
 });

@@ -5,17 +5,19 @@ import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/models/dag/index.js";
 import { buildJournalView, linesToQuote } from "../../src/report/build-journal-view.js";
 import { gatherJournalView } from "../../src/report/gather-journal-view.js";
-import type { JournalView } from "../../src/report/journal-view.js";
+import type { DagJournalView, JournalView } from "../../src/report/journal-view.js";
 import { quoteLines } from "../../src/report/quote-lines.js";
 import { renderHtmlReport } from "../../src/report/render-html-report.js";
 
 const DIAMOND = "examples/diamond.jsonl";
 
 /** An example journal's view, as `statefold audit --html` gathers it. */
-async function exampleView(path: string): Promise<JournalView> {
+async function exampleView(path: string): Promise<DagJournalView> {
   const { dag, events, lines, tornTail } = readJournalFile(path);
   const report = audit(dag, events, { lines, tornTail });
-  return gatherJournalView({ file: path, report }, {}, referenceEngine);
+  const view = await gatherJournalView({ file: path, report }, {}, referenceEngine);
+  if (view.report.model !== "dag") throw new Error(`${path} is no dag journal`);
+  return view as DagJournalView;
 }
 
 /** The view of JSONL text held in memory, as a browser page would build it. */

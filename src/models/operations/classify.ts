@@ -28,17 +28,35 @@ export function classify(
   request: Request | null,
   outputLimit: number,
 ): ResponseClass {
+  return classification(control, response, request, outputLimit).class;
+}
+
+/** The class and the step (1–7, in docs/models/operations.md's order) that decided it. */
+export interface Classification {
+  readonly class: ResponseClass;
+  readonly step: number;
+}
+
+/** `classify`, saying which of the seven steps decided: what a report shows beside the class. */
+export function classification(
+  control: Control,
+  response: Response,
+  request: Request | null,
+  outputLimit: number,
+): Classification {
+  const decided = (step: number, decidedClass: ResponseClass) => ({ class: decidedClass, step });
   const { stop } = response;
-  if (stop === "pending") return "corrupt";
-  if (control === "cancelled") return "cancelled";
-  if (stop === "aborted") return "corrupt";
-  if (isOverflow(response, outputLimit)) return "overflow";
+  if (stop === "pending") return decided(1, "corrupt");
+  if (control === "cancelled") return decided(2, "cancelled");
+  if (stop === "aborted") return decided(2, "corrupt");
+  if (isOverflow(response, outputLimit)) return decided(3, "overflow");
   if (stop === "deferred")
-    return hasValidHandle(response, request) ? "deferred-valid" : "deferred-invalid";
-  if (stop === "error") return "error";
-  if (stop === "tool-use" || (stop === "stop" && response.toolCalls > 0)) return "tool-use";
-  if (stop === "length" && response.toolCalls > 0) return "tool-use-truncated";
-  return "finished";
+    return decided(4, hasValidHandle(response, request) ? "deferred-valid" : "deferred-invalid");
+  if (stop === "error") return decided(5, "error");
+  if (stop === "tool-use" || (stop === "stop" && response.toolCalls > 0))
+    return decided(6, "tool-use");
+  if (stop === "length" && response.toolCalls > 0) return decided(6, "tool-use-truncated");
+  return decided(7, "finished");
 }
 
 /** An error naming an overflow, or a length stop short of a positive output limit. */
