@@ -3,7 +3,8 @@
  * engine chunk by chunk (`File.stream()`), so memory stays bounded whatever its size; progress is
  * posted as it goes. The findings' context is then gathered by reading the `File` again, as
  * `statefold audit --html` reads a journal file again, under the same size bound; a .lisp-expr
- * journal, read whole to be audited, is not read twice.
+ * journal, read whole to be audited, is not read twice. The header's model decides which model
+ * audits the journal, as on the command line.
  */
 import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
@@ -12,10 +13,13 @@ import { JournalError } from "../src/journal/errors.js";
 import type { Journal } from "../src/journal/journal.js";
 import { readJsonlJournal } from "../src/journal/jsonl.js";
 import { readLispExprJournal } from "../src/journal/lisp-expr.js";
+import { peekHeader } from "../src/journal/peek-header.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
+import { audit as auditOperationsRecords } from "../src/models/operations/audit.js";
 import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
 import type { JournalView } from "../src/report/journal-view.js";
+import { buildOperationsView, operationsLinesToQuote } from "../src/report/operations-view.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
@@ -23,6 +27,8 @@ import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 /** At most this many progress messages a second. */
 const PROGRESS_INTERVAL_MS = 50;
+/** The largest operations journal the page reads whole for the reference model. */
+const OPERATIONS_JOURNAL_BYTES_MAX = 256 * 2 ** 20;
 
 const scope = globalThis as unknown as {
   postMessage(message: AuditMessage): void;
@@ -52,7 +58,52 @@ scope.onmessage = (event) => {
   });
 };
 
-async function audit({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {
+async function audit(request: AuditRequest): Promise<AuditMessage> {
+  const { journal } = request;
+  const header = isLispExpr(journal)
+    ? null
+    : (await peekHeader(chunksOf(journal), journal.name)).header;
+  return header?.model === "operations" ? auditOperations(request) : auditDag(request);
+}
+
+/**
+ * An operations journal, on the reference model (the kernel for it comes next): read whole, so up
+ * to `OPERATIONS_JOURNAL_BYTES_MAX`; its findings in context as `statefold audit --html` shows them.
+ */
+async function auditOperations({ journal, dag }: AuditRequest): Promise<AuditMessage> {
+  if (dag !== null) {
+    throw new JournalError(
+      dag.name,
+      "a DAG file is for dag journals; an operations journal needs none",
+    );
+  }
+  if (journal.size > OPERATIONS_JOURNAL_BYTES_MAX) {
+    throw new JournalError(
+      journal.name,
+      `the page audits operations journals up to ${OPERATIONS_JOURNAL_BYTES_MAX / 2 ** 20} MB for now; audit this one with statefold audit --engine reference`,
+    );
+  }
+  const started = performance.now();
+  const read = readJsonlJournal(await bytesOf(journal), journal.name);
+  scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
+  const { events: records, lines, tornTail } = read;
+  const report = auditOperationsRecords(records, { lines, tornTail });
+  const auditMs = performance.now() - started;
+  scope.postMessage({ type: "context" });
+  const audited = { file: journal.name, report };
+  const tooLarge = tooLargeForContext(journal.size);
+  const view =
+    tooLarge !== null
+      ? verdictsOnlyView(audited, tooLarge)
+      : buildOperationsView(
+          { ...audited, records, lines },
+          await quoteLines(chunksOf(journal), operationsLinesToQuote(report, lines)),
+        );
+  const html = renderHtmlReport([view], { strict: false, generator: "statefold in the browser" });
+  return { type: "done", report, html, auditMs };
+}
+
+async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {
   const started = performance.now();
   const wasm = await wasmEngine();
   const given =

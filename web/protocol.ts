@@ -1,5 +1,5 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { Report } from "../src/models/dag/report.js";
+import type { ModelReport } from "../src/models/registry.js";
 
 /** What the page asks: audit this journal, against this DAG file if one is given. */
 export interface AuditRequest {
@@ -20,7 +20,7 @@ export type AuditMessage =
   /** The verdicts and the HTML report's page for them (src/report), and the time taken. */
   | {
       readonly type: "done";
-      readonly report: Report;
+      readonly report: ModelReport;
       readonly html: string;
       readonly auditMs: number;
     }

@@ -5,6 +5,7 @@
  * the findings come in context with the DAG by layers, as in `statefold audit --html`. Wrong files
  * get a clear message, and the page fetches nothing but its own files.
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,6 +63,25 @@ async function expectShownAsCli(page: Page, journal: string, dag?: string): Prom
 }
 
 describe("the in-browser auditor", () => {
+  it("audits an operations journal by the model its header names, findings in their own terms", async () => {
+    const page = await web.open();
+    const journal = example("operations/retry-ladder.jsonl");
+    expect(await auditInPage(page, journal)).toBe("done");
+    const run = spawnSync(
+      process.execPath,
+      ["dist/src/cli/main.js", "audit", "--format", "json", "--engine", "reference", journal],
+      { cwd: REPO_ROOT, encoding: "utf8" },
+    );
+    expect(await shownReport(page)).toEqual(JSON.parse(run.stdout));
+    const frame = await reportFrame(page);
+    expect(await frame.textContent(".journal h2 .pill")).toContain("not conformant");
+    expect(await frame.textContent(".finding")).toContain(
+      "retried at 2300; the ladder required 1400 + max(944, 500) = 2344",
+    );
+    await page.screenshot({ path: screenshotPath("web-operations.png"), fullPage: true });
+    await page.close();
+  });
+
   it("audits a conformant journal with a header as the command line does, and shows its DAG", async () => {
     const page = await web.open();
     const journal = example("diamond.jsonl");
