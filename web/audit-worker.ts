@@ -13,7 +13,7 @@ import { JournalError } from "../src/journal/errors.js";
 import type { Journal } from "../src/journal/journal.js";
 import { readJsonlJournal } from "../src/journal/jsonl.js";
 import { readLispExprJournal } from "../src/journal/lisp-expr.js";
-import { peekHeader } from "../src/journal/peek-header.js";
+import { peekModel } from "../src/journal/peek-model.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { audit as auditOperationsRecords } from "../src/models/operations/audit.js";
@@ -60,10 +60,10 @@ scope.onmessage = (event) => {
 
 async function audit(request: AuditRequest): Promise<AuditMessage> {
   const { journal } = request;
-  const header = isLispExpr(journal)
-    ? null
-    : (await peekHeader(chunksOf(journal), journal.name)).header;
-  return header?.model === "operations" ? auditOperations(request) : auditDag(request);
+  const model = isLispExpr(journal)
+    ? "dag"
+    : (await peekModel(chunksOf(journal), journal.name)).model;
+  return model === "operations" ? auditOperations(request) : auditDag(request);
 }
 
 /**

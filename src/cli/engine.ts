@@ -22,7 +22,7 @@ import {
   readDagFile,
   readJournalFile,
 } from "../journal/index.js";
-import { peekHeader } from "../journal/peek-header.js";
+import { peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
 
@@ -84,8 +84,8 @@ export async function auditJsonlStream(
   chunks: AsyncIterable<Uint8Array>,
   options: AuditOptions,
 ): Promise<AuditRun> {
-  const peeked = await peekHeader(chunks, file);
-  const model = chooseModel(file, peeked.header?.model ?? null, options.model);
+  const peeked = await peekModel(chunks, file);
+  const model = chooseModel(file, peeked.model, options.model);
   switch (model) {
     case "dag":
       return auditDagStream(file, peeked.chunks, options);

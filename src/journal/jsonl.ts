@@ -21,7 +21,7 @@
  */
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
-import { DEFAULT_MODEL, isModelName, MODEL_NAMES } from "../models/registry.js";
+import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { dagFromJson } from "./dag-file.js";
 import type { Journal, JournalHeader } from "./journal.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
@@ -131,7 +131,22 @@ function isHeader(value: unknown): value is Record<string, unknown> {
   );
 }
 
-function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
+/**
+ * The model a journal's header names (rule 4), reading no line past the first non-blank one and
+ * leaving the model's own fields unread; null when that line is no header. What routes a journal
+ * to its model's engine, which then reads the header whole.
+ */
+export function readJsonlHeaderModel(bytes: Uint8Array, file: string): ModelName | null {
+  for (const line of splitLines(bytes)) {
+    if (isBlankLine(line.bytes)) continue;
+    const parsed = parseLine(line.bytes);
+    if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
+    return headerModel(parsed.value, { file, text: parsed.text, firstLine: line.number });
+  }
+  return null;
+}
+
+function headerModel(header: Record<string, unknown>, origin: JsonOrigin): ModelName {
   const refuse = (field: string, expected: string): never => {
     const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
     const at = Object.hasOwn(header, field) ? [field] : [];
@@ -143,7 +158,12 @@ function readHeader(header: Record<string, unknown>, origin: JsonOrigin): Journa
   if (!isModelName(model)) {
     refuse("model", `one of ${MODEL_NAMES.map((name) => JSON.stringify(name)).join(", ")}`);
   }
-  if (model !== "dag") return { model: model as JournalHeader["model"], dag: null };
+  return model as ModelName;
+}
+
+function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
+  const model = headerModel(header, origin);
+  if (model !== "dag") return { model, dag: null };
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");

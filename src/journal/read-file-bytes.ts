@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { JournalError } from "./errors.js";
 
@@ -37,6 +37,10 @@ const SPARE_BUFFERS_MAX = 8;
  * make a multi-gigabyte audit mostly garbage collection.
  */
 export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
+  if (isSmallFile(path)) {
+    yield* readSmallFile(path);
+    return;
+  }
   let file: FileHandle;
   try {
     file = await open(path, "r");
@@ -62,6 +66,47 @@ export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> 
     for (const buffer of [filling, spare]) {
       if (spareBuffers.length < SPARE_BUFFERS_MAX) spareBuffers.push(buffer);
     }
+  }
+}
+
+/**
+ * A regular file of at most one chunk — the journals of a fleet's runs, one file each — is read
+ * in one synchronous call: its open, read and close on the thread pool cost ten times the read
+ * (2 000 journals of 1 kB: ~0.3 ms each in round trips), and there is no audit to overlap.
+ */
+function isSmallFile(path: string): boolean {
+  const stats = statSync(path, { throwIfNoEntry: false });
+  return stats !== undefined && stats.isFile() && stats.size <= CHUNK_BYTES;
+}
+
+function* readSmallFile(path: string): Generator<Uint8Array> {
+  const buffer = spareBuffers.pop() ?? new Uint8Array(CHUNK_BYTES);
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw readFailure(path, error);
+  }
+  try {
+    // A file that grew since it was measured is read to its end, a chunk at a time.
+    for (
+      let read = readSmallChunk(fd, buffer, path);
+      read > 0;
+      read = readSmallChunk(fd, buffer, path)
+    ) {
+      yield buffer.subarray(0, read);
+    }
+  } finally {
+    closeSync(fd);
+    if (spareBuffers.length < SPARE_BUFFERS_MAX) spareBuffers.push(buffer);
+  }
+}
+
+function readSmallChunk(fd: number, buffer: Uint8Array, path: string): number {
+  try {
+    return readSync(fd, buffer, 0, buffer.length, null);
+  } catch (error) {
+    throw readFailure(path, error);
   }
 }
 

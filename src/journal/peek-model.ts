@@ -1,21 +1,24 @@
 /**
- * The header of a JSONL journal that arrives as a stream of chunks, read before the journal is
- * handed on, so that the journal can go to the engine of the model it names. Only the chunks up
+ * The model a JSONL journal's header names, when the journal arrives as a stream of chunks: read
+ * before the journal is handed on, so that the journal can go to the engine of that model (which
+ * reads the header whole: a DAG is parsed once, by the engine that keeps it). Only the chunks up
  * to the end of the first non-blank line are held (copied: a reader may reuse its buffers), and
  * the stream handed on yields every byte exactly once, in order.
  */
+
+import type { ModelName } from "../models/registry.js";
 import { concatBytes } from "./bytes.js";
-import type { JournalHeader } from "./journal.js";
-import { isBlankByte, readJsonlHeader } from "./jsonl.js";
+import { isBlankByte, readJsonlHeaderModel } from "./jsonl.js";
 
 const LF = 0x0a;
 
 export interface PeekedJournal {
-  readonly header: JournalHeader | null;
+  /** The model the header names; null when the journal has no header. */
+  readonly model: ModelName | null;
   readonly chunks: AsyncIterable<Uint8Array>;
 }
 
-export async function peekHeader(
+export async function peekModel(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
 ): Promise<PeekedJournal> {
@@ -32,8 +35,8 @@ export async function peekHeader(
     held.push(next.value.slice());
     firstLine.scan(next.value);
   }
-  const header = readJsonlHeader(concatBytes(held), file);
-  return { header, chunks: replay(held, done ? null : iterator) };
+  const model = readJsonlHeaderModel(concatBytes(held), file);
+  return { model, chunks: replay(held, done ? null : iterator) };
 }
 
 /** Looks, chunk by chunk, for the end of the first line that is not blank (jsonl.ts's rule). */
