@@ -74,13 +74,7 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
  * line is no header. Header errors are `readJsonlJournal`'s.
  */
 export function readJsonlHeader(bytes: Uint8Array, file: string): JournalHeader | null {
-  for (const line of splitLines(bytes)) {
-    if (isBlankLine(line.bytes)) continue;
-    const parsed = parseLine(line.bytes);
-    if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
-    return readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number });
-  }
-  return null;
+  return readFirstLineAsHeader(bytes, file, readHeader);
 }
 
 function* splitLines(bytes: Uint8Array): Generator<RawLine> {
@@ -137,11 +131,20 @@ function isHeader(value: unknown): value is Record<string, unknown> {
  * to its model's engine, which then reads the header whole.
  */
 export function readJsonlHeaderModel(bytes: Uint8Array, file: string): ModelName | null {
+  return readFirstLineAsHeader(bytes, file, headerModel);
+}
+
+/** `read` of the first non-blank line when it is a header; null when it is none. */
+function readFirstLineAsHeader<T>(
+  bytes: Uint8Array,
+  file: string,
+  read: (header: Record<string, unknown>, origin: JsonOrigin) => T,
+): T | null {
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
     if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
-    return headerModel(parsed.value, { file, text: parsed.text, firstLine: line.number });
+    return read(parsed.value, { file, text: parsed.text, firstLine: line.number });
   }
   return null;
 }

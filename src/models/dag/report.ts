@@ -3,7 +3,7 @@
  * present beside every `index` when the events came from a journal file.
  */
 
-import type { TornTail } from "../journal-source.js";
+import { FINDINGS_LISTED_MAX, type ReportFrame } from "../report-frame.js";
 import type { IntegrityReason } from "./events.js";
 import type { Status } from "./state.js";
 import type { IllegalityReason } from "./transitions.js";
@@ -55,19 +55,13 @@ export interface IllegalEvent {
 }
 
 /** How many illegal events a report lists; it counts all of them. */
-export const ILLEGAL_EVENTS_LISTED_MAX = 10;
+export const ILLEGAL_EVENTS_LISTED_MAX = FINDINGS_LISTED_MAX;
 
-export interface Report {
-  /** The model the journal was audited against (docs/report.md). */
-  readonly model: "dag";
-  readonly conformant: boolean;
-  readonly strictlyConformant: boolean;
-  /** Events in the log (lines that are neither blank, the header, nor a torn tail). */
-  readonly events: number;
-  readonly integrity: IntegrityReport | null;
-  readonly tornTail: TornTail | null;
-  readonly invariants: InvariantsReport;
-  readonly legality: { readonly illegal: number; readonly first: readonly IllegalEvent[] };
-  /** Node counts by status in the last state the fold reached. */
-  readonly final: { readonly counts: Readonly<Record<Status, number>> };
-}
+/** `final`: node counts by status in the last state the fold reached. */
+export type Report = ReportFrame<
+  "dag",
+  IntegrityReport,
+  InvariantsReport,
+  IllegalEvent,
+  { readonly counts: Readonly<Record<Status, number>> }
+>;

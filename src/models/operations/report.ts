@@ -5,7 +5,7 @@
  * journal file.
  */
 
-import type { TornTail } from "../journal-source.js";
+import { FINDINGS_LISTED_MAX, type ReportFrame } from "../report-frame.js";
 import type { IntegrityReason } from "./integrity.js";
 
 /** The report's `invariants` keys, in report order. */
@@ -59,7 +59,7 @@ export type Reason = keyof typeof RULE_OF_REASON;
 export const REASONS = Object.keys(RULE_OF_REASON) as readonly Reason[];
 
 /** How many illegal records a report lists; it counts all of them. */
-export const ILLEGAL_RECORDS_LISTED_MAX = 10;
+export const ILLEGAL_RECORDS_LISTED_MAX = FINDINGS_LISTED_MAX;
 
 /** Whom a finding is about: the op, or for a `lease` record its strand; and the effect, if any. */
 export type FindingSubject = ({ readonly op: string } | { readonly strand: string }) & {
@@ -112,16 +112,11 @@ export interface FinalSummary {
   readonly strands: number;
 }
 
-export interface OperationsReport {
-  readonly model: "operations";
-  readonly conformant: boolean;
-  /** Every rule is a legality rule, so this always equals `conformant`. */
-  readonly strictlyConformant: boolean;
-  /** Every entry given, after an integrity error too. */
-  readonly events: number;
-  readonly integrity: IntegrityReport | null;
-  readonly tornTail: TornTail | null;
-  readonly invariants: InvariantsReport;
-  readonly legality: { readonly illegal: number; readonly first: readonly IllegalRecord[] };
-  readonly final: FinalSummary;
-}
+/** Every rule is a legality rule, so `strictlyConformant` always equals `conformant`. */
+export type OperationsReport = ReportFrame<
+  "operations",
+  IntegrityReport,
+  InvariantsReport,
+  IllegalRecord,
+  FinalSummary
+>;

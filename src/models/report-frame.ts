@@ -1,0 +1,22 @@
+/**
+ * The outer shape every model's report shares (docs/report.md); a model fills in its rules
+ * (`invariants`), its listed findings and its `final` summary.
+ */
+import type { TornTail } from "./journal-source.js";
+
+/** How many findings a report lists (`legality.first`); `legality.illegal` counts them all. */
+export const FINDINGS_LISTED_MAX = 10;
+
+export interface ReportFrame<Model extends string, Integrity, Invariants, Finding, Final> {
+  /** The model the journal was audited against. */
+  readonly model: Model;
+  readonly conformant: boolean;
+  readonly strictlyConformant: boolean;
+  /** Entries in the journal: every line but the header, blank lines and a torn tail. */
+  readonly events: number;
+  readonly integrity: Integrity | null;
+  readonly tornTail: TornTail | null;
+  readonly invariants: Invariants;
+  readonly legality: { readonly illegal: number; readonly first: readonly Finding[] };
+  readonly final: Final;
+}
