@@ -39,10 +39,8 @@ export {
   REPORT_TORN_TAIL_OFFSET,
   STEP_INVARIANT_BYTES,
 } from "./dag/audit";
+export { beginJsonl, consume, finishJsonl } from "./dag/lines";
 export {
-  beginJsonl,
-  consume,
-  finishJsonl,
   isHeaderPending,
   LINE_BYTES_MAX,
   prefixBytes,

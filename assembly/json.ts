@@ -475,3 +475,70 @@ function writeCodePoint(at: usize, cp: u32): usize {
   store<u8>(at + 3, <u8>(0x80 | (cp & 0x3f)));
   return at + 4;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Walking a line `scanLine` has validated: the members of an object, one at a time. Used by
+// models that read more fields than the four located above, or fields of nested objects.
+
+/** Set by `firstMember` / `nextMember`: the member found (key content without its quotes). */
+export let memberKeyStart: usize = 0;
+export let memberKeyEnd: usize = 0;
+export let memberKeyEscaped = false;
+export let memberValueStart: usize = 0;
+export let memberValueEnd: usize = 0;
+
+/** One past the validated JSON value at `at` (no leading white space). */
+export function skipValue(at: usize, end: usize): usize {
+  const c = <u32>load<u8>(at);
+  if (c == CharCode.QUOTE) return scanString(at, end);
+  if (c == CharCode.OPEN_BRACE || c == CharCode.OPEN_BRACKET) {
+    let depth = 0;
+    while (at < end) {
+      const d = <u32>load<u8>(at);
+      if (d == CharCode.QUOTE) {
+        at = scanString(at, end);
+        continue;
+      }
+      if (d == CharCode.OPEN_BRACE || d == CharCode.OPEN_BRACKET) depth++;
+      else if (d == CharCode.CLOSE_BRACE || d == CharCode.CLOSE_BRACKET) {
+        depth--;
+        if (depth == 0) return at + 1;
+      }
+      at++;
+    }
+    return end;
+  }
+  // A number or a literal: up to the next delimiter.
+  while (at < end) {
+    const d = <u32>load<u8>(at);
+    if (d == CharCode.COMMA || d == CharCode.CLOSE_BRACE || d == CharCode.CLOSE_BRACKET || isWhitespace(d)) break;
+    at++;
+  }
+  return at;
+}
+
+/** The member after position `at` (just past a value or an opening brace); false at the `}`. */
+function memberFrom(at: usize, end: usize): bool {
+  at = skipWhitespace(at, end);
+  if (load<u8>(at) == CharCode.COMMA) at = skipWhitespace(at + 1, end);
+  if (load<u8>(at) != CharCode.QUOTE) return false;
+  const keyEnd = scanString(at, end);
+  memberKeyStart = at + 1;
+  memberKeyEnd = keyEnd - 1;
+  memberKeyEscaped = scannedEscape;
+  at = skipWhitespace(keyEnd, end);
+  at = skipWhitespace(at + 1, end); // the colon
+  memberValueStart = at;
+  memberValueEnd = skipValue(at, end);
+  return true;
+}
+
+/** The first member of the validated object whose `{` is at `at`; false when it is empty. */
+export function firstMember(at: usize, end: usize): bool {
+  return memberFrom(at + 1, end);
+}
+
+/** The member after the one found last; false at the object's end. */
+export function nextMember(end: usize): bool {
+  return memberFrom(memberValueEnd, end);
+}

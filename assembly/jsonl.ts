@@ -1,66 +1,82 @@
 /**
- * The JSONL journal, streamed (docs/journals.md; the reference reader is src/journal/jsonl.ts). The host
- * copies chunks of any size into the line buffer; complete lines are audited where they lie and
- * the partial line at the end moves to the front, so a line may span any number of chunks and
- * memory holds one line at most. Per line: one vector pass finds the line end and notes any byte
- * ≥ 0x80 (only such lines need UTF-8 validation), one pass validates the JSON.
+ * The JSONL journal, streamed (docs/journals.md; the reference reader is src/journal/jsonl.ts):
+ * the framing every model shares. The host copies chunks of any size into the line buffer;
+ * complete lines are handed to the model's line auditor where they lie and the partial line at
+ * the end moves to the front, so a line may span any number of chunks and memory holds one line
+ * at most. Per line: one vector pass finds the line end and notes any byte ≥ 0x80 (only such
+ * lines need UTF-8 validation), and the model's auditor runs `checkLine` (UTF-8 and the JSON
+ * pass of json.ts) when it needs the line's verdict.
+ *
+ * The framing decides what is a line, a blank line, the header (skipped when the host says the
+ * first non-blank line is one), and the torn tail; the model decides what a line means. Each
+ * model's module instantiates `consume` and `finishFraming` with its auditor (one module per
+ * model).
  *
  * Budget: at 1 GB/s the scanner has about 3 cycles per byte on one core, so each byte is touched
  * by the newline search (16 at a time) and the JSON pass, and nothing else; ids are hashed once.
  */
 
-import {
-  auditEvent,
-  beginJournal,
-  countEvent,
-  countStatuses,
-  Limit,
-  limitReached,
-  noteTornTail,
-  stopAtIntegrityFault,
-  stopAtLimit,
-  stopped,
-} from "./dag/audit";
-import { lookupId } from "./dag/dag";
-import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./dag/events";
-import {
-  CharCode,
-  decodeString,
-  Field,
-  fieldEnd,
-  fieldEscaped,
-  fieldStart,
-  fieldType,
-  LineShape,
-  scanLine,
-  scannedEscape,
-  scanString,
-  skipWhitespace,
-  useContainerStack,
-  ValueType,
-} from "./json";
+import { CharCode, LineShape, scanLine, useContainerStack } from "./json";
 import { reserve } from "./memory";
-import { addToPayload, beginPayload, internPath } from "./dag/surface";
 import { isValidUtf8 } from "./utf8";
+
+/** Why a journal could not be audited to its end (the host turns these into errors). */
+export namespace Limit {
+  export const NONE: i32 = 0;
+  export const MEMORY: i32 = 1;
+  export const LINE_LENGTH: i32 = 2;
+}
 
 const INITIAL_BUFFER_BYTES: usize = 1 << 20;
 /** The longest line the kernel holds; a longer one is a reported limit, not a trap. */
 export const LINE_BYTES_MAX: usize = 512 << 20;
 
+/** What `checkLine` answers for a line that is not UTF-8 (beside the LineShape codes). */
+export const LINE_NOT_UTF8: i32 = -1;
+/** Handed to the line auditor for a complete line: not checked yet, `checkLine` it if needed. */
+export const LINE_UNCHECKED: i32 = -2;
+
+/**
+ * A model's line auditor is a `@final` class with these three methods, passed as the type
+ * argument of `consume` and `finishFraming`, so each model's module compiles the framing with
+ * direct (inlinable) calls into its own auditor — never through a table:
+ *
+ *   line(start: usize, end: usize, shape: i32): void
+ *     a non-blank line that is not the header, [start, end) without its line end; `shape` is
+ *     LINE_UNCHECKED, or for the final unterminated line the `checkLine` verdict already taken
+ *     (then the line is UTF-8 and JSON: otherwise it was the torn tail)
+ *   tornTail(line: f64, offset: f64): void
+ *     the torn tail: its 1-based line and the byte offset where it starts
+ *   limit(limit: i32): void
+ *     a Limit reached at the current line; the model stops there
+ *
+ * The auditor is never instantiated: its methods are called on a null receiver and use no
+ * `this` (`auditor<A>()`).
+ */
+// @ts-expect-error: decorator
+@inline
+function auditor<A>(): A {
+  return changetype<A>(0);
+}
+
 let buffer: usize = 0;
 let bufferCapacity: usize = 0;
 /** Decoded strings (ids, kinds, paths) land here; decoding never lengthens a string. */
-let scratch: usize = 0;
+export let scratch: usize = 0;
 let filled: usize = 0;
 let lineStart: usize = 0;
 let scanFrom: usize = 0;
 let lineHasHighBytes = false;
-let lineNumber: f64 = 1;
+/** The 1-based number of the line being audited (of the first incomplete line between chunks). */
+export let lineNumber: f64 = 1;
 let lineOffset: f64 = 0;
 let headerPending = false;
 
-export function beginJsonl(skipHeader: bool): i32 {
-  if (!beginJournal()) return Limit.MEMORY;
+/**
+ * Starts the framing of a journal; the model has laid out its own state first. Returns a Limit
+ * code.
+ */
+export function beginFraming(skipHeader: bool): i32 {
   filled = 0;
   lineStart = 0;
   scanFrom = 0;
@@ -117,14 +133,14 @@ export function writeCapacity(): usize {
 }
 
 /** Audits the complete lines among the `length` bytes just written. Returns a Limit code. */
-export function consume(length: usize): i32 {
+export function consume<A>(length: usize): i32 {
   filled += length;
   while (true) {
     const lineEnd = findLineEnd();
     if (lineEnd < 0) break;
     const end = <usize>lineEnd;
     const contentEnd = end > lineStart && load<u8>(buffer + end - 1) == CharCode.CR ? end - 1 : end;
-    processLine(buffer + lineStart, buffer + contentEnd);
+    processLine<A>(buffer + lineStart, buffer + contentEnd);
     lineNumber += 1;
     lineOffset += <f64>(end + 1 - lineStart);
     lineStart = end + 1;
@@ -139,11 +155,11 @@ export function consume(length: usize): i32 {
   }
   if (filled == bufferCapacity) {
     if (bufferCapacity >= LINE_BYTES_MAX) {
-      stopAtLimit(Limit.LINE_LENGTH);
+      auditor<A>().limit(Limit.LINE_LENGTH);
       return Limit.LINE_LENGTH;
     }
     if (!growBuffer(bufferCapacity << 1)) {
-      stopAtLimit(Limit.MEMORY);
+      auditor<A>().limit(Limit.MEMORY);
       return Limit.MEMORY;
     }
   }
@@ -212,32 +228,34 @@ function isBlank(start: usize, end: usize): bool {
   return true;
 }
 
-/** What `checkLine` answers for a line that is not UTF-8 (beside the LineShape codes). */
-const LINE_NOT_UTF8: i32 = -1;
-
-/** Checks UTF-8 (only when the line has a byte ≥ 0x80) and scans the JSON: a LineShape, or LINE_NOT_UTF8. */
+/**
+ * Checks UTF-8 (only when the line has a byte ≥ 0x80) and scans the JSON of the line being
+ * audited: a LineShape, or LINE_NOT_UTF8. The fields json.ts locates are then in place.
+ */
 // @ts-expect-error: decorator
 @inline
-function checkLine(start: usize, end: usize): i32 {
+export function checkLine(start: usize, end: usize): i32 {
   if (lineHasHighBytes && !isValidUtf8(start, end)) return LINE_NOT_UTF8;
   return scanLine(start, end);
 }
 
-function processLine(start: usize, end: usize): void {
+// @ts-expect-error: decorator
+@inline
+function processLine<A>(start: usize, end: usize): void {
   if (isBlank(start, end)) return;
   if (headerPending) {
     headerPending = false;
     return;
   }
-  const index = countEvent();
-  if (!stopped) auditScanned(index, checkLine(start, end));
+  auditor<A>().line(start, end, LINE_UNCHECKED);
 }
 
 /**
  * The final line had no line feed: an event if it is UTF-8 and JSON (audited like any line, even
- * when it is no event object), else a torn tail, which is not counted. Returns a Limit code.
+ * when it is no event object), else a torn tail, which is not counted. The model then closes its
+ * report.
  */
-export function finishJsonl(): i32 {
+export function finishFraming<A>(): void {
   if (filled > lineStart) {
     findLineEnd();
     const start = buffer + lineStart;
@@ -248,131 +266,11 @@ export function finishJsonl(): i32 {
       } else {
         const shape = checkLine(start, end);
         if (shape == LINE_NOT_UTF8 || shape == LineShape.INVALID) {
-          noteTornTail(lineNumber, lineOffset);
+          auditor<A>().tornTail(lineNumber, lineOffset);
         } else {
-          const index = countEvent();
-          if (!stopped) auditScanned(index, shape);
+          auditor<A>().line(start, end, shape);
         }
       }
     }
   }
-  countStatuses();
-  return limitReached();
-}
-
-/** Audits a line `checkLine` answered `shape` for; the scanned fields are still in place. */
-function auditScanned(index: f64, shape: i32): void {
-  if (shape == LINE_NOT_UTF8) return malformed(index, Malformed.INVALID_UTF8);
-  if (shape == LineShape.INVALID) return malformed(index, Malformed.INVALID_JSON);
-  if (shape == LineShape.NOT_AN_OBJECT) return malformed(index, Malformed.NOT_AN_OBJECT);
-  if (fieldType(Field.KIND) != ValueType.STRING) return malformed(index, Malformed.KIND_NOT_A_STRING);
-  if (fieldType(Field.ID) != ValueType.STRING) return malformed(index, Malformed.ID_NOT_A_STRING);
-
-  const id = fieldText(Field.ID);
-  const idLength = fieldTextLength;
-  const node = lookupId(id, idLength);
-  if (node < 0) return stopAtIntegrityFault(index, lineNumber, Integrity.UNKNOWN_NODE, 0, id, idLength);
-
-  const kindText = fieldText(Field.KIND);
-  const kindLength = fieldTextLength;
-  const kind = kindCode(kindText, kindLength);
-  if (kind < 0) {
-    return stopAtIntegrityFault(index, lineNumber, Integrity.UNKNOWN_KIND, 0, kindText, kindLength);
-  }
-  const surfaceShape = kind == Kind.SURFACE_WIDENED ? collectSurface() : SurfaceShape.ABSENT;
-  if (stopped) return;
-  auditEvent(index, lineNumber, node, <u8>kind, resultCode(), surfaceShape);
-}
-
-/** Set by `fieldText`: the decoded length. */
-let fieldTextLength: usize = 0;
-
-/**
- * The decoded content of a string field: where it lies in the line, or in the scratch buffer when
- * it held escapes (overwriting the previous decoded field). Its length is left in `fieldTextLength`.
- */
-// @ts-expect-error: decorator
-@inline
-function fieldText(field: i32): usize {
-  const text = fieldStart(field) + 1;
-  fieldTextLength = fieldEnd(field) - 1 - text;
-  if (!fieldEscaped(field)) return text;
-  fieldTextLength = decodeString(text, text + fieldTextLength, scratch);
-  return scratch;
-}
-
-function malformed(index: f64, problem: u8): void {
-  stopAtIntegrityFault(index, lineNumber, Integrity.MALFORMED_EVENT, problem, 0, 0);
-}
-
-/**
- * The kind code for these (decoded) bytes, or -1 for a kind the model does not know. Words are
- * compared as little-endian integer loads (overlapping where the length is not a multiple of 4);
- * the constants are the words' ASCII bytes, e.g. 0x646e616c = "land".
- */
-function kindCode(text: usize, length: usize): i32 {
-  switch (<i32>length) {
-    case 6: // landed
-      return load<u32>(text) == 0x646e616c && load<u16>(text, 4) == 0x6465 ? Kind.LANDED : -1;
-    case 7: // skipped
-      return load<u32>(text) == 0x70696b73 && load<u32>(text, 3) == 0x64657070 ? Kind.SKIPPED : -1;
-    case 9: // escalated
-      return load<u64>(text) == 0x6574616c61637365 && load<u8>(text, 8) == 0x64 ? Kind.ESCALATED : -1;
-    case 10: // dispatched, discharged
-      if (load<u16>(text, 8) != 0x6465) return -1;
-      if (load<u64>(text) == 0x6863746170736964) return Kind.DISPATCHED;
-      return load<u64>(text) == 0x6772616863736964 ? Kind.DISCHARGED : -1;
-    case 11: // quarantined
-      return load<u64>(text) == 0x69746e6172617571 && load<u32>(text, 7) == 0x64656e69 ? Kind.QUARANTINED : -1;
-    case 12: // gate-checked
-      return load<u64>(text) == 0x6568632d65746167 && load<u32>(text, 8) == 0x64656b63 ? Kind.GATE_CHECKED : -1;
-    case 15: // surface-widened
-      return load<u64>(text) == 0x2d65636166727573 && load<u64>(text, 7) == 0x64656e656469772d
-        ? Kind.SURFACE_WIDENED
-        : -1;
-    default:
-      return -1;
-  }
-}
-
-/** The result field as the fold needs it; words compared as in `kindCode`. */
-function resultCode(): u8 {
-  if (fieldType(Field.RESULT) != ValueType.STRING) return Result.MISSING_OR_OTHER;
-  const text = fieldText(Field.RESULT);
-  const length = fieldTextLength;
-  if (length == 4) {
-    if (load<u32>(text) == 0x73736170) return Result.PASS; // "pass"
-    if (load<u32>(text) == 0x6c696166) return Result.FAIL; // "fail"
-  } else if (length == 7 && load<u32>(text) == 0x656d6974 && load<u32>(text, 3) == 0x74756f65) {
-    return Result.TIMEOUT; // "timeout"
-  }
-  return Result.MISSING_OR_OTHER;
-}
-
-/** Interns the surface payload's paths into the payload list; returns its SurfaceShape. */
-function collectSurface(): u8 {
-  beginPayload();
-  const type = fieldType(Field.SURFACE);
-  if (type == ValueType.ABSENT || type == ValueType.NULL) return SurfaceShape.ABSENT;
-  if (type != ValueType.ARRAY) return SurfaceShape.OTHER;
-  const end = fieldEnd(Field.SURFACE) - 1; // the closing bracket
-  let at = skipWhitespace(fieldStart(Field.SURFACE) + 1, end);
-  while (at < end) {
-    if (load<u8>(at) != CharCode.QUOTE) return SurfaceShape.OTHER;
-    const stringEnd = scanString(at, end);
-    let text = at + 1;
-    let length = stringEnd - 1 - text;
-    if (scannedEscape) {
-      length = decodeString(text, text + length, scratch);
-      text = scratch;
-    }
-    const path = internPath(text, length);
-    if (path < 0 || !addToPayload(<u32>path)) {
-      stopAtLimit(Limit.MEMORY);
-      return SurfaceShape.OTHER;
-    }
-    at = skipWhitespace(stringEnd, end);
-    if (at < end) at = skipWhitespace(at + 1, end); // the comma
-  }
-  return SurfaceShape.STRINGS;
 }

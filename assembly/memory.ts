@@ -15,6 +15,13 @@ const PAGE_BYTES: usize = 65536;
 /** Extra readable bytes after every block, so a 16-byte vector load at a block's end stays in bounds. */
 const OVERREAD_BYTES: usize = 16;
 
+/** The most pages `reserve` grows memory to (the module's maximum unless a host lowers it). */
+let ceilingPages: i32 = 65536;
+
+export function setMemoryCeiling(pages: i32): void {
+  ceilingPages = pages;
+}
+
 let top: usize = (__heap_base + 15) & ~15;
 let journalRegionStart: usize = top;
 
@@ -25,7 +32,7 @@ export function reserve(bytes: usize): usize {
   const available = <usize>memory.size() * PAGE_BYTES;
   if (end > available) {
     const pagesNeeded = <i32>((end - available + PAGE_BYTES - 1) / PAGE_BYTES);
-    if (memory.grow(pagesNeeded) < 0) return 0;
+    if (memory.size() + pagesNeeded > ceilingPages || memory.grow(pagesNeeded) < 0) return 0;
   }
   top = end;
   return start;

@@ -1,7 +1,7 @@
 /**
  * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
- * (bindings/) both implement a model's engine interface — `Engine` for `dag`, `OperationsEngine`
- * for `operations` — and their reports are deep-equal.
+ * (bindings/) both implement a model's engine interface — `Engine` for `dag` here,
+ * `OperationsEngine` for `operations` (operations-engine.ts) — and their reports are deep-equal.
  */
 import { concatBytes } from "./journal/bytes.js";
 import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
@@ -13,8 +13,6 @@ import { replay } from "./models/dag/fold.js";
 import type { Report } from "./models/dag/report.js";
 import type { ModelState } from "./models/dag/state.js";
 import type { AuditSource } from "./models/journal-source.js";
-import { audit as auditOperations } from "./models/operations/audit.js";
-import type { OperationsReport } from "./models/operations/report.js";
 
 export type EngineName = "reference" | "wasm";
 
@@ -41,15 +39,6 @@ export interface Engine {
   auditBytes(dag: Dag | null, bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
 }
 
-/** The engine of the `operations` model (docs/models/operations.md). */
-export interface OperationsEngine {
-  readonly name: EngineName;
-  /** The report for a journal's records (any values; the audit judges them). */
-  audit(records: readonly unknown[], source?: AuditSource): OperationsReport;
-  /** Audits a JSONL journal; a header, when there is one, must name the operations model. */
-  auditBytes(bytes: JournalBytes, options?: { readonly file?: string }): Promise<OperationsReport>;
-}
-
 export const UNNAMED_JOURNAL = "<journal>";
 
 export const referenceEngine: Engine = {
@@ -65,18 +54,6 @@ export const referenceEngine: Engine = {
   },
 };
 
-export const referenceOperationsEngine: OperationsEngine = {
-  name: "reference",
-  audit: auditOperations,
-  async auditBytes(bytes, options = {}) {
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file);
-    chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");
-    const { events, lines, tornTail } = journal;
-    return auditOperations(events, { lines, tornTail });
-  },
-};
-
 export function givenDag(dag: Dag | null, options: AuditBytesOptions): GivenDag | null {
   return dag === null ? null : { dag, name: options.dagName ?? "the given DAG" };
 }
@@ -89,7 +66,7 @@ export async function* chunksOf(bytes: JournalBytes): AsyncGenerator<Uint8Array>
   for await (const chunk of bytes) yield chunk;
 }
 
-async function collectBytes(bytes: JournalBytes): Promise<Uint8Array> {
+export async function collectBytes(bytes: JournalBytes): Promise<Uint8Array> {
   if (bytes instanceof Uint8Array) return bytes;
   const chunks: Uint8Array[] = [];
   for await (const chunk of chunksOf(bytes)) chunks.push(chunk.slice());

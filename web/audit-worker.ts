@@ -67,7 +67,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 }
 
 /**
- * An operations journal, on the reference model (the kernel for it comes next): read whole, so up
+ * An operations journal, on the reference model (the page does not load the operations kernel yet): read whole, so up
  * to `OPERATIONS_JOURNAL_BYTES_MAX`; its findings in context as `statefold audit --html` shows them.
  */
 async function auditOperations({ journal, dag }: AuditRequest): Promise<AuditMessage> {

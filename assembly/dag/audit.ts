@@ -30,16 +30,13 @@ import {
   breaksSurfaceMonotonicity,
   StepInvariant,
 } from "./invariants";
+import { Limit } from "../jsonl";
 import { reserve, resetJournalRegion } from "../memory";
 import { passLoggedAt, phaseAt, resetNodeStates, Status, statusAt } from "./state";
 import { payloadKeepsSurface, resetSurfaces } from "./surface";
 import { Illegality, illegality } from "./transitions";
 
-export namespace Limit {
-  export const NONE: i32 = 0;
-  export const MEMORY: i32 = 1;
-  export const LINE_LENGTH: i32 = 2;
-}
+export { Limit };
 
 export const REPORT_EVENTS: usize = 0;
 export const REPORT_INTEGRITY_INDEX: usize = 8;

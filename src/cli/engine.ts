@@ -7,13 +7,8 @@
  */
 import { statSync } from "node:fs";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import {
-  type Engine,
-  type EngineName,
-  type OperationsEngine,
-  referenceEngine,
-  referenceOperationsEngine,
-} from "../engine.js";
+import { loadOperationsEngine } from "../../bindings/operations/index.js";
+import { type Engine, type EngineName, referenceEngine } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import {
@@ -25,6 +20,7 @@ import {
 import { peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
+import { type OperationsEngine, referenceOperationsEngine } from "../operations-engine.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];
@@ -125,7 +121,7 @@ async function auditOperationsStream(
   if (options.dagPath !== undefined) {
     throw new JournalError(file, "--dag is for dag journals; an operations journal needs none");
   }
-  const engine = operationsEngineNamed(file, options.engine);
+  const engine = await operationsEngineNamed(options.engine);
   let bytesRead = 0;
   const counted = countingBytes(chunks, (bytes) => {
     bytesRead = bytes;
@@ -135,12 +131,12 @@ async function auditOperationsStream(
   return { file, report, bytesRead };
 }
 
-export function operationsEngineNamed(file: string, name: EngineName): OperationsEngine {
+let wasmOperationsEngine: Promise<OperationsEngine> | undefined;
+
+async function operationsEngineNamed(name: EngineName): Promise<OperationsEngine> {
   if (name === "reference") return referenceOperationsEngine;
-  throw new JournalError(
-    file,
-    "the wasm engine has no kernel for the operations model yet: audit it with --engine reference",
-  );
+  wasmOperationsEngine ??= loadOperationsEngine();
+  return wasmOperationsEngine;
 }
 
 async function* countingBytes(

@@ -134,7 +134,7 @@ describe("statefold audit on operations journals", () => {
     expect(run.stderr).toMatch(/--model.*dag.*operations/);
   });
 
-  it("refuses --dag for an operations journal, and the wasm engine until its kernel lands", async () => {
+  it("refuses --dag for an operations journal", async () => {
     const withDag = await statefoldInProcess([
       "audit",
       example("finality.jsonl"),
@@ -144,9 +144,20 @@ describe("statefold audit on operations journals", () => {
     ]);
     expectCleanFailure(withDag);
     expect(withDag.stderr).toContain("--dag is for dag journals");
-    const wasm = await statefoldInProcess(["audit", example("finality.jsonl")]);
-    expectCleanFailure(wasm);
-    expect(wasm.stderr).toContain("--engine reference");
+  });
+
+  it("gives the same report from the wasm engine (the default) as from the reference", async () => {
+    for (const name of Object.keys(EXAMPLES)) {
+      const wasm = await statefoldInProcess(["audit", example(name), "--format", "json"]);
+      const reference = await statefoldInProcess([
+        "audit",
+        example(name),
+        "--format",
+        "json",
+        ...REFERENCE,
+      ]);
+      expect(wasm, name).toEqual(reference);
+    }
   });
 
   it("audits a directory of both models, each journal by its own model, on workers too", async () => {

@@ -1,0 +1,133 @@
+/**
+ * Interning (docs/models/operations.md, "Words": ids compare exactly after JSON decoding): open
+ * addressing hash tables over ids' decoded WTF-8 bytes — equal bytes exactly when the ids are
+ * equal JavaScript strings (json.ts decodes escapes and pairs surrogates). Hashes are the keyed
+ * SipHash of ../hash.ts, so ids crafted to collide cannot be written without the host's key.
+ *
+ * A table descriptor, TABLE_BYTES:
+ *   0  u32 slots (u32 entry pointers; 0 is empty)
+ *   4  u32 capacity (a power of two)
+ *   8  u32 entries
+ * Linear probing; the slots double when half full (the entries stay where they are). Every entry
+ * starts with ENTRY_HEADER_BYTES:
+ *   0  u64 hash
+ *   8  u32 id pointer
+ *   12 u32 id length
+ * and a step entry (keyed by op and key) has its op entry at 16.
+ */
+
+import { hashBytes } from "../hash";
+import { reserve } from "../memory";
+
+export const TABLE_BYTES: usize = 16;
+export const ENTRY_HEADER_BYTES: usize = 16;
+export const ENTRY_HASH: usize = 0;
+export const ENTRY_ID: usize = 8;
+export const ENTRY_ID_LENGTH: usize = 12;
+/** A step entry's op. */
+export const ENTRY_OP: usize = 16;
+
+const INITIAL_CAPACITY: u32 = 1024;
+const OP_MIX: u64 = 0x9e3779b97f4a7c15;
+
+export function createTable(table: usize): bool {
+  const slots = reserve(<usize>INITIAL_CAPACITY * 4);
+  if (slots == 0) return false;
+  memory.fill(slots, 0, <usize>INITIAL_CAPACITY * 4);
+  store<u32>(table, <u32>slots);
+  store<u32>(table, INITIAL_CAPACITY, 4);
+  store<u32>(table, 0, 8);
+  return true;
+}
+
+export function entryCount(table: usize): u32 {
+  return load<u32>(table, 8);
+}
+
+export function idHash(pointer: usize, length: usize): u64 {
+  return hashBytes(pointer, length);
+}
+
+/** A step's hash: its key's, mixed with its op's entry. */
+export function stepHash(op: usize, pointer: usize, length: usize): u64 {
+  return hashBytes(pointer, length) ^ (<u64>op * OP_MIX);
+}
+
+export function bytesEqual(a: usize, b: usize, length: usize): bool {
+  let i: usize = 0;
+  for (; i + 8 <= length; i += 8) if (load<u64>(a + i) != load<u64>(b + i)) return false;
+  for (; i < length; i++) if (load<u8>(a + i) != load<u8>(b + i)) return false;
+  return true;
+}
+
+/** The entry with this id (and, when `op` is not 0, this op), or 0. */
+export function find(table: usize, hash: u64, pointer: usize, length: usize, op: usize): usize {
+  const slots = <usize>load<u32>(table);
+  const mask = load<u32>(table, 4) - 1;
+  let i = <u32>hash & mask;
+  while (true) {
+    const entry = <usize>load<u32>(slots + <usize>i * 4);
+    if (entry == 0) return 0;
+    if (
+      load<u64>(entry, ENTRY_HASH) == hash &&
+      <usize>load<u32>(entry, ENTRY_ID_LENGTH) == length &&
+      (op == 0 || <usize>load<u32>(entry, ENTRY_OP) == op) &&
+      bytesEqual(<usize>load<u32>(entry, ENTRY_ID), pointer, length)
+    ) {
+      return entry;
+    }
+    i = (i + 1) & mask;
+  }
+  return 0;
+}
+
+function place(slots: usize, mask: u32, entry: usize): void {
+  let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;
+  while (load<u32>(slots + <usize>i * 4) != 0) i = (i + 1) & mask;
+  store<u32>(slots + <usize>i * 4, <u32>entry);
+}
+
+/** Adds an entry (its header filled in, its id not yet in the table). False when memory is exhausted. */
+export function insert(table: usize, entry: usize): bool {
+  const capacity = load<u32>(table, 4);
+  const count = load<u32>(table, 8) + 1;
+  if (count * 2 > capacity) {
+    const grown = capacity << 1;
+    const slots = reserve(<usize>grown * 4);
+    if (slots == 0) return false;
+    memory.fill(slots, 0, <usize>grown * 4);
+    const old = <usize>load<u32>(table);
+    for (let i: u32 = 0; i < capacity; i++) {
+      const e = <usize>load<u32>(old + <usize>i * 4);
+      if (e != 0) place(slots, grown - 1, e);
+    }
+    store<u32>(table, <u32>slots);
+    store<u32>(table, grown, 4);
+  }
+  place(<usize>load<u32>(table), load<u32>(table, 4) - 1, entry);
+  store<u32>(table, count, 8);
+  return true;
+}
+
+/** Removes an entry that is in the table, closing the gap (backward-shift deletion). */
+export function remove(table: usize, entry: usize): void {
+  const slots = <usize>load<u32>(table);
+  const mask = load<u32>(table, 4) - 1;
+  let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;
+  while (<usize>load<u32>(slots + <usize>i * 4) != entry) i = (i + 1) & mask;
+  let j = i;
+  while (true) {
+    j = (j + 1) & mask;
+    const e = <usize>load<u32>(slots + <usize>j * 4);
+    if (e == 0) break;
+    const home = <u32>load<u64>(e, ENTRY_HASH) & mask;
+    // e may move into the gap at i when its home is not in (i, j] (cyclically).
+    const inRange = i <= j ? home > i && home <= j : home > i || home <= j;
+    if (!inRange) {
+      store<u32>(slots + <usize>i * 4, <u32>e);
+      i = j;
+    }
+  }
+  store<u32>(slots + <usize>i * 4, 0);
+  store<u32>(table, load<u32>(table, 8) - 1, 8);
+}

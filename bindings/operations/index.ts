@@ -1,0 +1,6 @@
+export {
+  type LoadOperationsEngineOptions,
+  loadOperationsEngine,
+  type OperationsAuditOptions,
+  type WasmOperationsEngine,
+} from "./engine.js";
