@@ -76,7 +76,7 @@ export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> 
  */
 function isSmallFile(path: string): boolean {
   const stats = statSync(path, { throwIfNoEntry: false });
-  return stats !== undefined && stats.isFile() && stats.size <= CHUNK_BYTES;
+  return stats?.isFile() === true && stats.size <= CHUNK_BYTES;
 }
 
 function* readSmallFile(path: string): Generator<Uint8Array> {
