@@ -7,10 +7,9 @@
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
-import { concatBytes } from "../src/journal/bytes.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
-import { isBlankLine } from "../src/journal/jsonl.js";
+import { FirstLineHold } from "../src/journal/first-line.js";
 import { type Dag, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import type { KernelHost } from "./kernel-host.js";
@@ -24,7 +23,6 @@ import {
   toBase64,
 } from "./snapshot-format.js";
 
-const LF = 0x0a;
 const NODE_RECORD_BYTES = 16;
 
 export interface JournalAuditor {
@@ -46,10 +44,8 @@ export interface AuditorOptions extends AuditBytesOptions {
 export class JsonlSession implements JournalAuditor {
   private readonly file: string;
   private readonly generation: number;
-  /** Chunks held (copied) until the first line is complete; null once the kernel has started. */
-  private held: Uint8Array[] | null = [];
-  private heldBytes = 0;
-  private heldContent = false;
+  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  private held: FirstLineHold | null = new FirstLineHold();
   private dag: Dag | null = null;
   private prefix: PrefixHash | null;
 
@@ -65,23 +61,13 @@ export class JsonlSession implements JournalAuditor {
 
   write(chunk: Uint8Array): void {
     this.assertCurrent();
-    if (this.held === null) {
-      this.feed(chunk);
-      return;
-    }
-    const firstLineEnd = this.findFirstLineEnd(chunk);
-    this.heldBytes += chunk.length;
-    if (firstLineEnd >= 0) {
-      this.held.push(chunk);
-      this.start(firstLineEnd);
-    } else {
-      this.held.push(chunk.slice()); // kept past this call, and the writer may reuse its buffer
-    }
+    if (this.held === null) this.feed(chunk);
+    else if (this.held.hold(chunk)) this.start(this.held);
   }
 
   finish(): Report {
     this.assertCurrent();
-    if (this.held !== null) this.start(this.heldBytes);
+    if (this.held !== null) this.start(this.held);
     this.host.check(this.host.kernel.finishJsonl(), this.file);
     this.host.journalGeneration += 1; // the report is read; the kernel is free for the next journal
     return readReport(this.host.kernel, { dag: this.dag as Dag, lines: "kernel" });
@@ -151,27 +137,14 @@ export class JsonlSession implements JournalAuditor {
     restoreKernel(this.host, body, dag, file);
   }
 
-  /** The end of the first non-blank line within the held bytes plus `chunk`, or -1. */
-  private findFirstLineEnd(chunk: Uint8Array): number {
-    for (let at = 0; at < chunk.length; ) {
-      const lineFeed = chunk.indexOf(LF, at);
-      const end = lineFeed < 0 ? chunk.length : lineFeed;
-      this.heldContent ||= !isBlankLine(chunk.subarray(at, end));
-      if (lineFeed >= 0 && this.heldContent) return this.heldBytes + lineFeed + 1;
-      at = end + 1;
-    }
-    return -1;
-  }
-
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
-  private start(firstLineEnd: number): void {
-    const held = this.held ?? [];
-    const headerDag = this.host.headerDag(concatenate(held, firstLineEnd), this.file);
+  private start(held: FirstLineHold): void {
+    const headerDag = this.host.headerDag(held.firstLine(), this.file);
     this.dag = chooseDag(this.file, headerDag, this.given);
     this.host.useDag(this.dag, this.file);
     this.host.check(this.host.kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
     this.held = null;
-    for (const chunk of held) this.feed(chunk);
+    for (const chunk of held.chunks) this.feed(chunk);
   }
 
   private feed(chunk: Uint8Array): void {
@@ -352,11 +325,4 @@ function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: str
   const subjectRoom = kernel.adoptRestoredReport(subject.length);
   new Uint8Array(kernel.memory.buffer, subjectRoom, subject.length).set(subject);
   kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
-}
-
-/** The first `length` bytes of the chunks, copied only when they span more than one chunk. */
-function concatenate(chunks: readonly Uint8Array[], length: number): Uint8Array {
-  const first = chunks[0] ?? new Uint8Array(0);
-  if (first.length >= length) return first.subarray(0, length);
-  return concatBytes(chunks).subarray(0, length);
 }

@@ -8,10 +8,10 @@
  * as room allows.
  */
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
-import { concatBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
-import { isBlankLine, readJsonlHeader } from "../../src/journal/jsonl.js";
+import { FirstLineHold } from "../../src/journal/first-line.js";
+import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
@@ -44,7 +44,6 @@ export interface WasmOperationsEngine extends OperationsEngine {
 }
 
 const PAGE_BYTES = 65536;
-const LF = 0x0a;
 
 export async function loadOperationsEngine(
   options: LoadOperationsEngineOptions = {},
@@ -80,10 +79,8 @@ class OperationsKernelEngine implements WasmOperationsEngine {
 }
 
 class Session {
-  /** Chunks held (copied) until the first non-blank line is complete; null once the kernel has started. */
-  private held: Uint8Array[] | null = [];
-  private heldBytes = 0;
-  private heldContent = false;
+  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  private held: FirstLineHold | null = new FirstLineHold();
 
   constructor(
     private readonly kernel: OperationsKernelExports,
@@ -91,43 +88,24 @@ class Session {
   ) {}
 
   write(chunk: Uint8Array): void {
-    if (this.held === null) {
-      this.feed(chunk);
-      return;
-    }
-    const firstLineEnd = this.findFirstLineEnd(chunk);
-    this.heldBytes += chunk.length;
-    this.held.push(chunk.slice()); // kept past this call, and the writer may reuse its buffer
-    if (firstLineEnd >= 0) this.start(firstLineEnd);
+    if (this.held === null) this.feed(chunk);
+    else if (this.held.hold(chunk)) this.start(this.held);
   }
 
   finish(): OperationsReport {
-    if (this.held !== null) this.start(this.heldBytes);
+    if (this.held !== null) this.start(this.held);
     this.check(this.kernel.finishJsonl());
     return readOperationsReport(this.kernel);
   }
 
-  /** The end (past its line feed) of the first non-blank line within the held bytes plus `chunk`, or -1. */
-  private findFirstLineEnd(chunk: Uint8Array): number {
-    for (let at = 0; at < chunk.length; ) {
-      const lineFeed = chunk.indexOf(LF, at);
-      const end = lineFeed < 0 ? chunk.length : lineFeed;
-      this.heldContent ||= !isBlankLine(chunk.subarray(at, end));
-      if (lineFeed >= 0 && this.heldContent) return this.heldBytes + lineFeed + 1;
-      at = end + 1;
-    }
-    return -1;
-  }
-
   /** The first non-blank line is complete (or the input ended): tell the header, start, feed what was held. */
-  private start(firstLineEnd: number): void {
-    const held = this.held ?? [];
+  private start(held: FirstLineHold): void {
     this.held = null;
-    const header = readJsonlHeader(concatBytes(held).subarray(0, firstLineEnd), this.file);
+    const header = readJsonlHeader(held.firstLine(), this.file);
     if (header !== null)
       chooseModel(this.file, header.model, "operations", "the operations engine");
     this.check(this.kernel.beginJsonl(header === null ? 0 : 1));
-    for (const chunk of held) this.feed(chunk);
+    for (const chunk of held.chunks) this.feed(chunk);
   }
 
   private feed(bytes: Uint8Array): void {

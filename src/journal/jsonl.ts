@@ -98,7 +98,7 @@ export function isBlankLine(line: Uint8Array): boolean {
   return line.every(isBlankByte);
 }
 
-export function isBlankByte(byte: number): boolean {
+function isBlankByte(byte: number): boolean {
   return byte === SPACE || byte === TAB || byte === CR;
 }
 

@@ -7,10 +7,8 @@
  */
 
 import type { ModelName } from "../models/registry.js";
-import { concatBytes } from "./bytes.js";
-import { isBlankByte, readJsonlHeaderModel } from "./jsonl.js";
-
-const LF = 0x0a;
+import { FirstLineHold } from "./first-line.js";
+import { readJsonlHeaderModel } from "./jsonl.js";
 
 export interface PeekedJournal {
   /** The model the header names; null when the journal has no header. */
@@ -23,39 +21,18 @@ export async function peekModel(
   file: string,
 ): Promise<PeekedJournal> {
   const iterator = chunks[Symbol.asyncIterator]();
-  const held: Uint8Array[] = [];
-  const firstLine = new FirstLineSearch();
+  const held = new FirstLineHold();
   let done = false;
-  while (!firstLine.found) {
+  for (let complete = false; !complete; ) {
     const next = await iterator.next();
     if (next.done === true) {
       done = true;
       break;
     }
-    held.push(next.value.slice());
-    firstLine.scan(next.value);
+    complete = held.hold(next.value);
   }
-  const model = readJsonlHeaderModel(concatBytes(held), file);
-  return { model, chunks: replay(held, done ? null : iterator) };
-}
-
-/** Looks, chunk by chunk, for the end of the first line that is not blank (jsonl.ts's rule). */
-class FirstLineSearch {
-  found = false;
-  private lineHasContent = false;
-
-  scan(chunk: Uint8Array): void {
-    for (const byte of chunk) {
-      if (byte === LF) {
-        if (this.lineHasContent) {
-          this.found = true;
-          return;
-        }
-      } else if (!isBlankByte(byte)) {
-        this.lineHasContent = true;
-      }
-    }
-  }
+  const model = readJsonlHeaderModel(held.firstLine(), file);
+  return { model, chunks: replay(held.chunks, done ? null : iterator) };
 }
 
 async function* replay(

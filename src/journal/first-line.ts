@@ -1,0 +1,43 @@
+/**
+ * The first chunks of a JSONL stream, held until its first non-blank line is complete: what an
+ * engine reads the header from before its kernel starts, and what routing by model peeks at. The
+ * chunks are copied (a writer may reuse its buffer); the blank-line rule is the reader's
+ * (jsonl.ts).
+ */
+import { concatBytes } from "./bytes.js";
+import { isBlankLine } from "./jsonl.js";
+
+const LF = 0x0a;
+
+export class FirstLineHold {
+  readonly chunks: Uint8Array[] = [];
+  /** Bytes held. */
+  bytes = 0;
+  /** Just past the first non-blank line's line feed, once it is held; -1 before. */
+  private end = -1;
+  private lineHasContent = false;
+
+  /** Holds `chunk`; true once the first non-blank line is complete. */
+  hold(chunk: Uint8Array): boolean {
+    if (this.end < 0) this.end = this.lineEndIn(chunk);
+    this.chunks.push(chunk.slice());
+    this.bytes += chunk.length;
+    return this.end >= 0;
+  }
+
+  /** The bytes up to the end of the first non-blank line; all of them when the stream ended first. */
+  firstLine(): Uint8Array {
+    return concatBytes(this.chunks).subarray(0, this.end < 0 ? this.bytes : this.end);
+  }
+
+  private lineEndIn(chunk: Uint8Array): number {
+    for (let at = 0; at < chunk.length; ) {
+      const lineFeed = chunk.indexOf(LF, at);
+      const end = lineFeed < 0 ? chunk.length : lineFeed;
+      this.lineHasContent ||= !isBlankLine(chunk.subarray(at, end));
+      if (lineFeed >= 0 && this.lineHasContent) return this.bytes + lineFeed + 1;
+      at = end + 1;
+    }
+    return -1;
+  }
+}
