@@ -18,11 +18,11 @@ import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { audit as auditOperationsRecords } from "../src/models/operations/audit.js";
 import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
-import type { JournalView } from "../src/report/journal-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "../src/report/operations-view.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
+import type { JournalView } from "../src/report/views.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 /** At most this many progress messages a second. */

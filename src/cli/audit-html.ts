@@ -8,8 +8,8 @@
 import { statSync, writeFileSync } from "node:fs";
 import { JournalError } from "../journal/errors.js";
 import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
-import type { JournalView } from "../report/journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
+import type { JournalView } from "../report/views.js";
 import { UsageError } from "./command.js";
 import { type AuditedJournal, engineNamed } from "./engine.js";
 import { writeFailureReason } from "./file-sink.js";

@@ -27,6 +27,7 @@ import {
   type Finding,
   QUOTED_LINE_BYTES_MAX,
   type QuotedEvent,
+  type QuotedLine,
   type TamperFinding,
   type TornTailFinding,
 } from "./journal-view.js";
@@ -40,12 +41,6 @@ export interface ReadJournal {
   readonly events: readonly unknown[];
   /** `events[i]` came from the 1-based line `lines[i]`; absent for events not read from a file. */
   readonly lines?: readonly number[];
-}
-
-/** A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes. */
-export interface QuotedLine {
-  readonly text: string;
-  readonly cut: boolean;
 }
 
 export type Replayer = Pick<Engine, "replay">;

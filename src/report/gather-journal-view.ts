@@ -16,10 +16,10 @@ import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../jo
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelReport } from "../models/registry.js";
 import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
-import type { JournalView } from "./journal-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "./operations-view.js";
 import { quoteLines } from "./quote-lines.js";
 import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
+import type { JournalView } from "./views.js";
 
 export { CONTEXT_JOURNAL_BYTES_MAX, verdictsOnlyView } from "./verdicts-only-view.js";
 

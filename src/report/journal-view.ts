@@ -15,7 +15,6 @@ import type { StepInvariantName } from "../models/dag/invariants.js";
 import type { Report } from "../models/dag/report.js";
 import type { Deposit, Status } from "../models/dag/state.js";
 import type { IllegalityReason } from "../models/dag/transitions.js";
-import type { OperationsJournalView } from "./operations-view.js";
 
 /** Events quoted before the one a finding is about. */
 export const CONTEXT_EVENTS_BEFORE = 3;
@@ -34,9 +33,6 @@ export const MALFORMED_SURFACE_CHARS_MAX = 200;
 export const DAG_NODES_DRAWN_MAX = 300;
 /** Rows of a summarised DAG: a long chain of layers would otherwise be a table of thousands. */
 export const LAYER_ROWS_MAX = 40;
-
-/** The view of a journal of any model; `report.model` tells which. */
-export type JournalView = DagJournalView | OperationsJournalView;
 
 export interface DagJournalView {
   readonly file: string;
@@ -101,6 +97,12 @@ export interface TornTailFinding {
   readonly offset: number;
   /** The last events before it, then the unfinished line itself. */
   readonly quoted: readonly QuotedEvent[];
+}
+
+/** A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes. */
+export interface QuotedLine {
+  readonly text: string;
+  readonly cut: boolean;
 }
 
 /** A journal line as written (cut at `QUOTED_LINE_BYTES_MAX`), or the event as JSON without one. */

@@ -20,8 +20,12 @@ import {
   type OperationsState,
   type StepStatus,
 } from "../models/operations/state.js";
-import type { QuotedLine } from "./build-journal-view.js";
-import { CONTEXT_EVENTS_BEFORE, type ContextOmitted, type QuotedEvent } from "./journal-view.js";
+import {
+  CONTEXT_EVENTS_BEFORE,
+  type ContextOmitted,
+  type QuotedEvent,
+  type QuotedLine,
+} from "./journal-view.js";
 import { subjectText } from "./operations-wording.js";
 
 export interface OperationsJournalView {

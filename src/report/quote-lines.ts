@@ -8,7 +8,7 @@
  * it belonging to the line end. A `.lisp-expr` entry's line is the one it starts on, which is
  * what is quoted of it.
  */
-import type { QuotedLine } from "./build-journal-view.js";
+import type { QuotedLine } from "./journal-view.js";
 import { QUOTED_LINE_BYTES_MAX } from "./journal-view.js";
 
 const LF = 0x0a;

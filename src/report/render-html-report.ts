@@ -8,7 +8,7 @@
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
-import type { DagJournalView, DagView, Finding, JournalView } from "./journal-view.js";
+import type { DagJournalView, DagView, Finding } from "./journal-view.js";
 import type { OperationsJournalView } from "./operations-view.js";
 import { operationsFinal } from "./operations-wording.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
@@ -16,6 +16,7 @@ import { renderFinding } from "./render-finding.js";
 import { renderOperationsBody } from "./render-operations-journal.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
+import type { JournalView } from "./views.js";
 import {
   eventLocation,
   finalCounts,

@@ -4,7 +4,7 @@
  * shared by the command line (gather-journal-view.ts) and the in-browser auditor (web/).
  */
 import type { ModelReport } from "../models/registry.js";
-import type { JournalView } from "./journal-view.js";
+import type { JournalView } from "./views.js";
 
 const MEGABYTE = 2 ** 20;
 export const CONTEXT_JOURNAL_BYTES_MAX = 128 * MEGABYTE;

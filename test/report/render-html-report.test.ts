@@ -5,9 +5,10 @@ import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/models/dag/index.js";
 import { buildJournalView, linesToQuote } from "../../src/report/build-journal-view.js";
 import { gatherJournalView } from "../../src/report/gather-journal-view.js";
-import type { DagJournalView, JournalView } from "../../src/report/journal-view.js";
+import type { DagJournalView } from "../../src/report/journal-view.js";
 import { quoteLines } from "../../src/report/quote-lines.js";
 import { renderHtmlReport } from "../../src/report/render-html-report.js";
+import type { JournalView } from "../../src/report/views.js";
 
 const DIAMOND = "examples/diamond.jsonl";
 
