@@ -1,8 +1,9 @@
 /**
  * One journal line as JSON: validated exactly as JSON.parse would accept it (ECMA-404 grammar;
- * UTF-8 is checked separately), with the top-level object's `kind`, `id`, `result` and `surface`
- * fields located. A later duplicate key replaces an earlier one, as in JSON.parse; every other
- * field, at any depth, is validated and skipped.
+ * UTF-8 is checked separately), and in the same pass the fields the model reads are handed to
+ * it where they lie (`scanLine`'s reader). A later duplicate key is handed over again, so it
+ * replaces an earlier one, as in JSON.parse; every other member, at any depth, is validated and
+ * skipped.
  *
  * The scanner is a loop over a container stack — one bit per level, so a deeply nested line
  * costs no call stack — and never looks outside [start, end) except through vector loads that
@@ -35,55 +36,6 @@ export namespace LineShape {
   export const OBJECT: i32 = 0;
   export const NOT_AN_OBJECT: i32 = 1;
   export const INVALID: i32 = 2;
-}
-
-/** The top-level fields the audit reads. */
-export namespace Field {
-  export const OTHER: i32 = 0;
-  export const KIND: i32 = 1;
-  export const ID: i32 = 2;
-  export const RESULT: i32 = 3;
-  export const SURFACE: i32 = 4;
-  export const COUNT: i32 = 5;
-}
-
-export namespace ValueType {
-  export const ABSENT: u8 = 0;
-  export const STRING: u8 = 1;
-  export const NULL: u8 = 2;
-  export const ARRAY: u8 = 3;
-  export const OTHER: u8 = 4;
-}
-
-/**
- * Where each field's value was found, 12 bytes per field:
- *   0 start u32 (first byte of the value; the opening quote of a string)
- *   4 end u32 (one past its last byte)
- *   8 type u8 (ValueType)
- *   9 escaped u8 (a string holding a backslash escape)
- */
-const FIELD_BYTES: usize = 12;
-const FIELDS = memory.data(<i32>(FIELD_BYTES * Field.COUNT), 4);
-
-// @ts-expect-error: decorator
-@inline
-export function fieldStart(field: i32): usize {
-  return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES);
-}
-// @ts-expect-error: decorator
-@inline
-export function fieldEnd(field: i32): usize {
-  return <usize>load<u32>(FIELDS + <usize>field * FIELD_BYTES, 4);
-}
-// @ts-expect-error: decorator
-@inline
-export function fieldType(field: i32): u8 {
-  return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 8);
-}
-// @ts-expect-error: decorator
-@inline
-export function fieldEscaped(field: i32): bool {
-  return load<u8>(FIELDS + <usize>field * FIELD_BYTES, 9) != 0;
 }
 
 /** One bit per nesting level: 1 object, 0 array. Sized by the line buffer (depth ≤ line length). */
@@ -271,62 +223,54 @@ function scanLiteral(at: usize, end: usize): usize {
   return at + 4 <= end && load<u32>(at) == word ? at + 4 : 0;
 }
 
-/** Which audited field a key names; `start` and `end` bound the key's content, quotes excluded. */
-function classifyKey(start: usize, end: usize, escaped: bool): i32 {
-  if (escaped) {
-    if (end - start > ESCAPED_KEY_BYTES_MAX) return Field.OTHER;
-    const length = decodeString(start, end, keyScratch);
-    return classifyPlainKey(keyScratch, keyScratch + length);
-  }
-  return classifyPlainKey(start, end);
-}
-
-/** "surface" written with a 6-byte escape for each of its 7 characters: no longer key can be one of the four. */
-const ESCAPED_KEY_BYTES_MAX: usize = 7 * 6;
-const keyScratch = memory.data(<i32>ESCAPED_KEY_BYTES_MAX);
-
-function classifyPlainKey(start: usize, end: usize): i32 {
-  const length = end - start;
-  if (length == 2) return load<u16>(start) == 0x6469 ? Field.ID : Field.OTHER; // "id"
-  if (length == 4) return load<u32>(start) == 0x646e696b ? Field.KIND : Field.OTHER; // "kind"
-  if (length == 6) {
-    // "result"
-    return load<u32>(start) == 0x75736572 && load<u16>(start + 4) == 0x746c ? Field.RESULT : Field.OTHER;
-  }
-  if (length == 7) {
-    // "surface"
-    return load<u32>(start) == 0x66727573 && load<u32>(start + 3) == 0x65636166 ? Field.SURFACE : Field.OTHER;
-  }
-  return Field.OTHER;
-}
-
-function recordField(field: i32, start: usize, end: usize, escaped: bool): void {
-  const at = FIELDS + <usize>field * FIELD_BYTES;
-  store<u32>(at, <u32>start);
-  store<u32>(at, <u32>end, 4);
-  const c = <u32>load<u8>(start);
-  const type = c == CharCode.QUOTE
-    ? ValueType.STRING
-    : c == CharCode.OPEN_BRACKET ? ValueType.ARRAY : c == 0x6e ? ValueType.NULL : ValueType.OTHER;
-  store<u8>(at, type, 8);
-  store<u8>(at, escaped ? 1 : 0, 9);
-}
+/** What a reader's `member` answers for a key whose value it does not read. */
+export const NO_FIELD: i32 = -1;
 
 /**
- * Validates the line [start, end) as one JSON text and locates the top-level fields. The caller
- * has excluded blank lines and checked UTF-8.
+ * A model reads the fields it needs while its line is validated, in the same pass. Its reader is
+ * a `@final` class passed as `scanLine`'s type argument (the model's line auditor, see
+ * jsonl.ts), never instantiated, with these methods:
+ *
+ *   fieldDepth(): usize
+ *     the deepest nesting level whose members it reads: 1 for the top-level object's own
+ *     members, 2 for theirs too, and so on (a constant, so the levels it skips cost nothing)
+ *   clearFields(): void
+ *     a new line: no field found yet
+ *   member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32
+ *     the field a member's key names, or NO_FIELD; `depth` is the member's level, `parent` the
+ *     field of the member whose value holds it (NO_FIELD at level 1 and under unread members);
+ *     [keyStart, keyEnd) is the key's content, `escaped` when it holds a backslash escape
+ *   field(field: i32, start: usize, end: usize, escaped: bool): void
+ *     the value [start, end) of a member `member` named, once it is scanned (a string's quotes
+ *     included; `escaped` when it holds an escape). A later duplicate key calls it again.
+ *
+ * The line's verdict decides whether the fields found mean anything: only on LineShape.OBJECT.
  */
-export function scanLine(start: usize, end: usize): i32 {
-  // Field.OTHER's slot is never written or read.
-  for (let field = Field.KIND; field < Field.COUNT; field++) {
-    store<u8>(FIELDS + <usize>field * FIELD_BYTES, ValueType.ABSENT, 8);
-  }
+// @ts-expect-error: decorator
+@inline
+function reader<R>(): R {
+  return changetype<R>(0);
+}
+
+/** FIELD_LEVELS_MAX levels below the top one can be read (level 1 is kept in locals). */
+const FIELD_LEVELS_MAX: usize = 4;
+/** Per level from 2: the field whose value is being scanned (i32) and where it starts (u32). */
+const levelField = memory.data(<i32>(FIELD_LEVELS_MAX + 1) * 4, 4);
+const levelStart = memory.data(<i32>(FIELD_LEVELS_MAX + 1) * 4, 4);
+
+/**
+ * Validates the line [start, end) as one JSON text and hands the reader `R` the fields it reads.
+ * The caller has excluded blank lines and checked UTF-8.
+ */
+export function scanLine<R>(start: usize, end: usize): i32 {
+  const levels = reader<R>().fieldDepth();
+  reader<R>().clearFields();
   let at = skipWhitespace(start, end);
   const topIsObject = at < end && load<u8>(at) == CharCode.OPEN_BRACE;
   let depth: usize = 0;
   let inObject = false; // the innermost open container is an object (kept here, not re-read from the stack)
-  let pendingField = Field.OTHER; // a top-level field whose value is being scanned
-  let valueStart: usize = 0;
+  let topField = NO_FIELD; // the top-level member whose value is being scanned
+  let topStart: usize = 0;
   let valueEscaped = false;
   // Each turn scans one value at `at`, the punctuation after it, and the next member's key.
   while (true) {
@@ -339,6 +283,7 @@ export function scanLine(start: usize, end: usize): i32 {
       const bit = <u8>(1 << <u8>(depth & 7));
       store<u8>(word, inObject ? load<u8>(word) | bit : load<u8>(word) & ~bit);
       depth++;
+      if (levels > 1 && depth > 1 && depth <= levels) store<i32>(levelField + (depth << 2), NO_FIELD);
       at = skipWhitespace(at + 1, end);
       if (at < end && load<u8>(at) == (inObject ? CharCode.CLOSE_BRACE : CharCode.CLOSE_BRACKET)) {
         at++;
@@ -364,9 +309,17 @@ export function scanLine(start: usize, end: usize): i32 {
     }
     // A value just ended at `at`: close containers up to the comma before the next value.
     while (valueEnded) {
-      if (depth == 1 && pendingField != Field.OTHER) {
-        recordField(pendingField, valueStart, at, valueEscaped);
-        pendingField = Field.OTHER;
+      if (depth == 1) {
+        if (topField != NO_FIELD) {
+          reader<R>().field(topField, topStart, at, valueEscaped);
+          topField = NO_FIELD;
+        }
+      } else if (levels > 1 && depth > 1 && depth <= levels) {
+        const field = load<i32>(levelField + (depth << 2));
+        if (field != NO_FIELD) {
+          reader<R>().field(field, <usize>load<u32>(levelStart + (depth << 2)), at, valueEscaped);
+          store<i32>(levelField + (depth << 2), NO_FIELD);
+        }
       }
       valueEscaped = false;
       at = skipWhitespace(at, end);
@@ -392,12 +345,19 @@ export function scanLine(start: usize, end: usize): i32 {
     const keyEnd = scanString(at, end);
     if (keyEnd == 0) return LineShape.INVALID;
     // A key at depth 1 is a member of the top-level value, so that value is an object.
-    if (depth == 1) pendingField = classifyKey(at + 1, keyEnd - 1, scannedEscape);
+    if (depth == 1) {
+      topField = reader<R>().member(1, NO_FIELD, at + 1, keyEnd - 1, scannedEscape);
+    } else if (levels > 1 && depth <= levels) {
+      const parent = depth == 2 ? topField : load<i32>(levelField + ((depth - 1) << 2));
+      const field = parent == NO_FIELD ? NO_FIELD : reader<R>().member(depth, parent, at + 1, keyEnd - 1, scannedEscape);
+      store<i32>(levelField + (depth << 2), field);
+    }
     at = skipWhitespace(keyEnd, end);
     if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
     at = skipWhitespace(at + 1, end);
-    // Only a top-level member's value is recorded; a nested key must not move its start.
-    if (depth == 1) valueStart = at;
+    // Where the member's value starts (a nested key must not move its parent's start).
+    if (depth == 1) topStart = at;
+    else if (levels > 1 && depth <= levels) store<u32>(levelStart + (depth << 2), <u32>at);
   }
   return LineShape.INVALID;
 }
@@ -474,71 +434,4 @@ function writeCodePoint(at: usize, cp: u32): usize {
   store<u8>(at + 2, <u8>(0x80 | ((cp >> 6) & 0x3f)));
   store<u8>(at + 3, <u8>(0x80 | (cp & 0x3f)));
   return at + 4;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Walking a line `scanLine` has validated: the members of an object, one at a time. Used by
-// models that read more fields than the four located above, or fields of nested objects.
-
-/** Set by `firstMember` / `nextMember`: the member found (key content without its quotes). */
-export let memberKeyStart: usize = 0;
-export let memberKeyEnd: usize = 0;
-export let memberKeyEscaped = false;
-export let memberValueStart: usize = 0;
-export let memberValueEnd: usize = 0;
-
-/** One past the validated JSON value at `at` (no leading white space). */
-export function skipValue(at: usize, end: usize): usize {
-  const c = <u32>load<u8>(at);
-  if (c == CharCode.QUOTE) return scanString(at, end);
-  if (c == CharCode.OPEN_BRACE || c == CharCode.OPEN_BRACKET) {
-    let depth = 0;
-    while (at < end) {
-      const d = <u32>load<u8>(at);
-      if (d == CharCode.QUOTE) {
-        at = scanString(at, end);
-        continue;
-      }
-      if (d == CharCode.OPEN_BRACE || d == CharCode.OPEN_BRACKET) depth++;
-      else if (d == CharCode.CLOSE_BRACE || d == CharCode.CLOSE_BRACKET) {
-        depth--;
-        if (depth == 0) return at + 1;
-      }
-      at++;
-    }
-    return end;
-  }
-  // A number or a literal: up to the next delimiter.
-  while (at < end) {
-    const d = <u32>load<u8>(at);
-    if (d == CharCode.COMMA || d == CharCode.CLOSE_BRACE || d == CharCode.CLOSE_BRACKET || isWhitespace(d)) break;
-    at++;
-  }
-  return at;
-}
-
-/** The member after position `at` (just past a value or an opening brace); false at the `}`. */
-function memberFrom(at: usize, end: usize): bool {
-  at = skipWhitespace(at, end);
-  if (load<u8>(at) == CharCode.COMMA) at = skipWhitespace(at + 1, end);
-  if (load<u8>(at) != CharCode.QUOTE) return false;
-  const keyEnd = scanString(at, end);
-  memberKeyStart = at + 1;
-  memberKeyEnd = keyEnd - 1;
-  memberKeyEscaped = scannedEscape;
-  at = skipWhitespace(keyEnd, end);
-  at = skipWhitespace(at + 1, end); // the colon
-  memberValueStart = at;
-  memberValueEnd = skipValue(at, end);
-  return true;
-}
-
-/** The first member of the validated object whose `{` is at `at`; false when it is empty. */
-export function firstMember(at: usize, end: usize): bool {
-  return memberFrom(at + 1, end);
-}
-
-/** The member after the one found last; false at the object's end. */
-export function nextMember(end: usize): bool {
-  return memberFrom(memberValueEnd, end);
 }

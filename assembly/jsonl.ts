@@ -50,6 +50,9 @@ export const LINE_UNCHECKED: i32 = -2;
  *   limit(limit: i32): void
  *     a Limit reached at the current line; the model stops there
  *
+ * and it is the reader of json.ts's `scanLine` too (`fieldDepth`, `clearFields`, `member`,
+ * `field`): `checkLine<A>` hands it the fields it reads in the validating pass.
+ *
  * The auditor is never instantiated: its methods are called on a null receiver and use no
  * `this` (`auditor<A>()`).
  */
@@ -230,13 +233,13 @@ function isBlank(start: usize, end: usize): bool {
 
 /**
  * Checks UTF-8 (only when the line has a byte ≥ 0x80) and scans the JSON of the line being
- * audited: a LineShape, or LINE_NOT_UTF8. The fields json.ts locates are then in place.
+ * audited: a LineShape, or LINE_NOT_UTF8. The auditor `A` has been handed the fields it reads.
  */
 // @ts-expect-error: decorator
 @inline
-export function checkLine(start: usize, end: usize): i32 {
+export function checkLine<A>(start: usize, end: usize): i32 {
   if (lineHasHighBytes && !isValidUtf8(start, end)) return LINE_NOT_UTF8;
-  return scanLine(start, end);
+  return scanLine<A>(start, end);
 }
 
 // @ts-expect-error: decorator
@@ -264,7 +267,7 @@ export function finishFraming<A>(): void {
       if (headerPending) {
         headerPending = false;
       } else {
-        const shape = checkLine(start, end);
+        const shape = checkLine<A>(start, end);
         if (shape == LINE_NOT_UTF8 || shape == LineShape.INVALID) {
           auditor<A>().tornTail(lineNumber, lineOffset);
         } else {

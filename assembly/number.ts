@@ -128,6 +128,19 @@ export function isSafeIntegerNumber(start: usize, end: usize): bool {
   let at = start;
   const negative = load<u8>(at) == MINUS;
   if (negative) at++;
+  // The common case, plain digits below 10^15 (so below 2^53): read as they are.
+  if (end - at <= 15) {
+    let plain: i64 = 0;
+    let digit = at;
+    while (digit < end && <u32>load<u8>(digit) - ZERO <= 9) {
+      plain = plain * 10 + <i64>(<u32>load<u8>(digit) - ZERO);
+      digit++;
+    }
+    if (digit == end) {
+      integerValue = negative ? -plain : plain;
+      return true;
+    }
+  }
   intStart = at;
   while (at < end && <u32>load<u8>(at) - ZERO <= 9) at++;
   intDigits = <i64>(at - intStart);

@@ -1,8 +1,8 @@
 /**
  * The `dag` model's line auditor (docs/models/dag.md): what one JSONL line means to the dag model.
  * The framing (../jsonl.ts) hands it every non-blank line but the header; it counts the event,
- * then — unless the fold has stopped — checks the line (UTF-8 and JSON, json.ts, which locates
- * the `kind`, `id`, `result` and `surface` fields) and audits it.
+ * then — unless the fold has stopped — checks the line (UTF-8 and JSON, json.ts, which hands it
+ * the `kind`, `id`, `result` and `surface` fields: fields.ts) and audits it.
  */
 
 import {
@@ -18,20 +18,7 @@ import {
 } from "./audit";
 import { lookupId } from "./dag";
 import { Integrity, Kind, Malformed, Result, SurfaceShape } from "./events";
-import {
-  CharCode,
-  decodeString,
-  Field,
-  fieldEnd,
-  fieldEscaped,
-  fieldStart,
-  fieldType,
-  LineShape,
-  scanString,
-  scannedEscape,
-  skipWhitespace,
-  ValueType,
-} from "../json";
+import { CharCode, decodeString, LineShape, scanString, scannedEscape, skipWhitespace } from "../json";
 import {
   beginFraming,
   checkLine,
@@ -43,6 +30,17 @@ import {
   scratch,
 } from "../jsonl";
 import { consume as consumeFramed } from "../jsonl";
+import {
+  clearFields,
+  Field,
+  fieldEnd,
+  fieldEscaped,
+  fieldOfKey,
+  fieldStart,
+  fieldType,
+  recordField,
+  ValueType,
+} from "./fields";
 import { addToPayload, beginPayload, internPath } from "./surface";
 
 /** Starts a JSONL journal over the loaded DAG. Returns a Limit code. */
@@ -71,7 +69,33 @@ class DagLines {
   line(start: usize, end: usize, shape: i32): void {
     const index = countEvent();
     if (stopped) return;
-    auditScanned(index, shape == LINE_UNCHECKED ? checkLine(start, end) : shape);
+    auditScanned(index, shape == LINE_UNCHECKED ? checkLine<DagLines>(start, end) : shape);
+  }
+
+  // The reader of json.ts: the top-level `kind`, `id`, `result` and `surface` (fields.ts).
+
+  // @ts-expect-error: decorator
+  @inline
+  fieldDepth(): usize {
+    return 1;
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  clearFields(): void {
+    clearFields();
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
+    return fieldOfKey(keyStart, keyEnd, escaped);
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  field(field: i32, start: usize, end: usize, escaped: bool): void {
+    recordField(field, start, end, escaped);
   }
 
   // @ts-expect-error: decorator

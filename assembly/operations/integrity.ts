@@ -2,12 +2,13 @@
  * The integrity checks of the `operations` model (docs/models/operations.md, "Integrity";
  * mirrors src/models/operations/integrity.ts), in their order: malformed-event (not a record at
  * all), unknown-kind, then malformed-event for the first field — the kind's own in the records
- * table's order, then `epoch` — that is missing or of the wrong type. The line has been
- * validated by json.ts; here its members are walked (a duplicate key: the last wins) and the
- * fields each kind reads are checked and decoded into the slots of records.ts.
+ * table's order, then `epoch` — that is missing or of the wrong type. While json.ts validates the
+ * line, `pathOfMember` names the members the model reads and their values land in the slots of
+ * records.ts (a duplicate key: the last wins); then the fields each kind reads are checked and
+ * decoded there.
  */
 
-import { decodeString, firstMember, memberKeyEnd, memberKeyEscaped, memberKeyStart, memberValueEnd, memberValueStart, nextMember } from "../json";
+import { decodeString } from "../json";
 import { isSafeIntegerNumber, integerValue } from "../number";
 import {
   FieldType,
@@ -17,7 +18,8 @@ import {
   jsonKind,
   Kind,
   Path,
-  setSlot,
+  clearSlots,
+  isEscaped,
   setText,
   setValue,
   text,
@@ -57,48 +59,55 @@ export function useDecodeBuffer(at: usize): void {
   decodeTop = at;
 }
 
-/** Object groups, for naming a member's key. */
-namespace Group {
-  export const TOP: i32 = 0;
-  export const POLICY: i32 = 1;
-  export const REQUEST: i32 = 2;
-  export const RESPONSE: i32 = 3;
-  export const HANDLE: i32 = 4;
-}
-
 /** The longest key that can be a field name ("retryAfterMs", 12), each byte escaped (6). */
 const ESCAPED_NAME_BYTES_MAX: usize = 12 * 6;
 const keyScratch = memory.data(<i32>ESCAPED_NAME_BYTES_MAX);
 
-function pathOfKey(group: i32): i32 {
-  let key = memberKeyStart;
-  let length = memberKeyEnd - memberKeyStart;
-  if (memberKeyEscaped) {
+/**
+ * The path a member's key names (json.ts's reader, via lines.ts): at level 1 the record's own
+ * fields, below them the fields of `policy`, `request`, `response` and `response.handle`. A key
+ * that opens one of those objects clears the fields an earlier duplicate's object left, so the
+ * last duplicate wins whole.
+ */
+export function pathOfMember(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
+  let key = keyStart;
+  let length = keyEnd - keyStart;
+  if (escaped) {
     if (length > ESCAPED_NAME_BYTES_MAX) return Path.NONE;
     length = decodeString(key, key + length, keyScratch);
     key = keyScratch;
   }
-  if (group == Group.TOP) return topPath(key, length);
-  if (group == Group.POLICY) {
+  if (depth == 1) {
+    const path = topPath(key, length);
+    if (path == Path.POLICY) clearSlots(Path.POLICY_MAX_ATTEMPTS, Path.POLICY_MAX_DELAY_MS);
+    else if (path == Path.REQUEST) clearSlots(Path.REQUEST_PROVIDER, Path.REQUEST_API);
+    else if (path == Path.RESPONSE) clearSlots(Path.RESPONSE_STOP, Path.HANDLE_API);
+    return path;
+  }
+  if (parent == Path.POLICY) {
     if (isName(key, length, "maxAttempts")) return Path.POLICY_MAX_ATTEMPTS;
     if (isName(key, length, "baseDelayMs")) return Path.POLICY_BASE_DELAY_MS;
     if (isName(key, length, "maxDelayMs")) return Path.POLICY_MAX_DELAY_MS;
     return Path.NONE;
   }
-  if (group == Group.REQUEST) {
+  if (parent == Path.REQUEST) {
     if (isName(key, length, "provider")) return Path.REQUEST_PROVIDER;
     if (isName(key, length, "model")) return Path.REQUEST_MODEL;
     if (isName(key, length, "api")) return Path.REQUEST_API;
     return Path.NONE;
   }
-  if (group == Group.RESPONSE) {
+  if (parent == Path.RESPONSE) {
     if (isName(key, length, "stop")) return Path.RESPONSE_STOP;
     if (isName(key, length, "errorMessage")) return Path.RESPONSE_ERROR_MESSAGE;
     if (isName(key, length, "outputTokens")) return Path.RESPONSE_OUTPUT_TOKENS;
     if (isName(key, length, "toolCalls")) return Path.RESPONSE_TOOL_CALLS;
-    if (isName(key, length, "handle")) return Path.RESPONSE_HANDLE;
+    if (isName(key, length, "handle")) {
+      clearSlots(Path.HANDLE_ID, Path.HANDLE_API);
+      return Path.RESPONSE_HANDLE;
+    }
     return Path.NONE;
   }
+  if (parent != Path.RESPONSE_HANDLE) return Path.NONE;
   if (isName(key, length, "id")) return Path.HANDLE_ID;
   if (isName(key, length, "provider")) return Path.HANDLE_PROVIDER;
   if (isName(key, length, "model")) return Path.HANDLE_MODEL;
@@ -106,65 +115,65 @@ function pathOfKey(group: i32): i32 {
   return Path.NONE;
 }
 
+/**
+ * The top-level path a key names. Keys are compared as little-endian integer loads, overlapping
+ * where the length is not a multiple of the word (the constants are the keys' ASCII bytes, e.g.
+ * 0x706f = "op").
+ */
 function topPath(key: usize, length: usize): i32 {
   switch (<i32>length) {
     case 2:
-      if (isName(key, length, "op")) return Path.OP;
-      if (isName(key, length, "at")) return Path.AT;
+      if (load<u16>(key) == 0x706f) return Path.OP;
+      if (load<u16>(key) == 0x7461) return Path.AT;
       break;
     case 3:
-      if (isName(key, length, "key")) return Path.KEY;
+      if (load<u16>(key) == 0x656b && load<u8>(key, 2) == 0x79) return Path.KEY;
       break;
     case 4:
-      if (isName(key, length, "kind")) return Path.KIND;
+      if (load<u32>(key) == 0x646e696b) return Path.KIND;
       break;
-    case 5:
-      if (isName(key, length, "class")) return Path.CLASS;
-      if (isName(key, length, "found")) return Path.FOUND;
-      if (isName(key, length, "epoch")) return Path.EPOCH;
-      if (isName(key, length, "owner")) return Path.OWNER;
+    case 5: {
+      const tail = load<u32>(key, 1);
+      if (load<u8>(key) == 0x65 && tail == 0x68636f70) return Path.EPOCH;
+      if (load<u8>(key) == 0x63 && tail == 0x7373616c) return Path.CLASS;
+      if (load<u8>(key) == 0x66 && tail == 0x646e756f) return Path.FOUND;
+      if (load<u8>(key) == 0x6f && tail == 0x72656e77) return Path.OWNER;
       break;
-    case 6:
-      if (isName(key, length, "strand")) return Path.STRAND;
-      if (isName(key, length, "policy")) return Path.POLICY;
-      if (isName(key, length, "effect")) return Path.EFFECT;
+    }
+    case 6: {
+      const head = load<u32>(key);
+      const tail = load<u16>(key, 4);
+      if (head == 0x65666665 && tail == 0x7463) return Path.EFFECT;
+      if (head == 0x61727473 && tail == 0x646e) return Path.STRAND;
+      if (head == 0x696c6f70 && tail == 0x7963) return Path.POLICY;
       break;
-    case 7:
-      if (isName(key, length, "attempt")) return Path.ATTEMPT;
-      if (isName(key, length, "request")) return Path.REQUEST;
-      if (isName(key, length, "outcome")) return Path.OUTCOME;
+    }
+    case 7: {
+      const head = load<u32>(key);
+      const tail = load<u32>(key, 3);
+      if (head == 0x65747461 && tail == 0x74706d65) return Path.ATTEMPT;
+      if (head == 0x6374756f && tail == 0x656d6f63) return Path.OUTCOME;
+      if (head == 0x75716572 && tail == 0x74736575) return Path.REQUEST;
       break;
+    }
     case 8:
-      if (isName(key, length, "response")) return Path.RESPONSE;
+      if (load<u64>(key) == 0x65736e6f70736572) return Path.RESPONSE;
       break;
-    case 9:
-      if (isName(key, length, "retryable")) return Path.RETRYABLE;
-      if (isName(key, length, "notBefore")) return Path.NOT_BEFORE;
+    case 9: {
+      const head = load<u64>(key);
+      const last = load<u8>(key, 8);
+      if (head == 0x6c62617972746572 && last == 0x65) return Path.RETRYABLE;
+      if (head == 0x726f666542746f6e && last == 0x65) return Path.NOT_BEFORE;
       break;
+    }
     case 11:
-      if (isName(key, length, "outputLimit")) return Path.OUTPUT_LIMIT;
+      if (load<u64>(key) == 0x694c74757074756f && load<u32>(key, 7) == 0x74696d69) return Path.OUTPUT_LIMIT;
       break;
     case 12:
-      if (isName(key, length, "retryAfterMs")) return Path.RETRY_AFTER_MS;
+      if (load<u64>(key) == 0x7466417972746572 && load<u32>(key, 8) == 0x734d7265) return Path.RETRY_AFTER_MS;
       break;
   }
   return Path.NONE;
-}
-
-/** Notes where the object at `at` holds the fields of `group` (its members, the last of a key winning). */
-function walkObject(at: usize, end: usize, group: i32): void {
-  if (!firstMember(at, end)) return;
-  do {
-    const path = pathOfKey(group);
-    if (path != Path.NONE) setSlot(path, memberValueStart, memberValueEnd);
-  } while (nextMember(end));
-}
-
-/** Walks the record's top-level members; the line is a JSON object. */
-export function walkRecord(start: usize, end: usize): void {
-  let at = start;
-  while (load<u8>(at) != 0x7b) at++;
-  walkObject(at, end, Group.TOP);
 }
 
 /**
@@ -174,14 +183,7 @@ export function walkRecord(start: usize, end: usize): void {
 export function decodeText(path: i32): void {
   const start = valueStart(path) + 1;
   const end = valueEnd(path) - 1;
-  let escaped = false;
-  for (let at = start; at < end; at++) {
-    if (load<u8>(at) == 0x5c) {
-      escaped = true;
-      break;
-    }
-  }
-  if (!escaped) {
+  if (!isEscaped(path)) {
     setText(path, start, end - start);
     return;
   }
@@ -288,7 +290,7 @@ function fits(path: i32, type: i32): bool {
  * Checks one field (the reference's `fieldsProblem` step): missing and required, present and of
  * the wrong type, a problem inside it, a companion missing. False with the fault noted.
  */
-function checkField(path: i32, type: i32, required: bool, end: usize, companion: i32): bool {
+function checkField(path: i32, type: i32, required: bool, companion: i32): bool {
   if (!isPresent(path)) {
     if (!required) return true;
     faultProblem = Problem.MISSING_FIELD;
@@ -302,28 +304,24 @@ function checkField(path: i32, type: i32, required: bool, end: usize, companion:
     return false;
   }
   if (type == FieldType.POLICY) {
-    walkObject(valueStart(path), end, Group.POLICY);
-    if (!checkField(Path.POLICY_MAX_ATTEMPTS, FieldType.ATTEMPT_BUDGET, true, end, Path.NONE)) return false;
-    if (!checkField(Path.POLICY_BASE_DELAY_MS, FieldType.COUNT, true, end, Path.NONE)) return false;
-    if (!checkField(Path.POLICY_MAX_DELAY_MS, FieldType.COUNT, true, end, Path.NONE)) return false;
+    if (!checkField(Path.POLICY_MAX_ATTEMPTS, FieldType.ATTEMPT_BUDGET, true, Path.NONE)) return false;
+    if (!checkField(Path.POLICY_BASE_DELAY_MS, FieldType.COUNT, true, Path.NONE)) return false;
+    if (!checkField(Path.POLICY_MAX_DELAY_MS, FieldType.COUNT, true, Path.NONE)) return false;
   } else if (type == FieldType.REQUEST) {
-    walkObject(valueStart(path), end, Group.REQUEST);
-    if (!checkField(Path.REQUEST_PROVIDER, FieldType.STRING, true, end, Path.NONE)) return false;
-    if (!checkField(Path.REQUEST_MODEL, FieldType.STRING, true, end, Path.NONE)) return false;
-    if (!checkField(Path.REQUEST_API, FieldType.STRING, true, end, Path.NONE)) return false;
+    if (!checkField(Path.REQUEST_PROVIDER, FieldType.STRING, true, Path.NONE)) return false;
+    if (!checkField(Path.REQUEST_MODEL, FieldType.STRING, true, Path.NONE)) return false;
+    if (!checkField(Path.REQUEST_API, FieldType.STRING, true, Path.NONE)) return false;
   } else if (type == FieldType.RESPONSE) {
-    walkObject(valueStart(path), end, Group.RESPONSE);
-    if (!checkField(Path.RESPONSE_STOP, FieldType.STOP_REASON, true, end, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_ERROR_MESSAGE, FieldType.STRING, false, end, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_OUTPUT_TOKENS, FieldType.COUNT, false, end, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_TOOL_CALLS, FieldType.COUNT, false, end, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_HANDLE, FieldType.HANDLE, false, end, Path.NONE)) return false;
+    if (!checkField(Path.RESPONSE_STOP, FieldType.STOP_REASON, true, Path.NONE)) return false;
+    if (!checkField(Path.RESPONSE_ERROR_MESSAGE, FieldType.STRING, false, Path.NONE)) return false;
+    if (!checkField(Path.RESPONSE_OUTPUT_TOKENS, FieldType.COUNT, false, Path.NONE)) return false;
+    if (!checkField(Path.RESPONSE_TOOL_CALLS, FieldType.COUNT, false, Path.NONE)) return false;
+    if (!checkField(Path.RESPONSE_HANDLE, FieldType.HANDLE, false, Path.NONE)) return false;
   } else if (type == FieldType.HANDLE) {
-    walkObject(valueStart(path), end, Group.HANDLE);
-    if (!checkField(Path.HANDLE_ID, FieldType.STRING, true, end, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_PROVIDER, FieldType.STRING, true, end, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_MODEL, FieldType.STRING, true, end, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_API, FieldType.STRING, true, end, Path.NONE)) return false;
+    if (!checkField(Path.HANDLE_ID, FieldType.STRING, true, Path.NONE)) return false;
+    if (!checkField(Path.HANDLE_PROVIDER, FieldType.STRING, true, Path.NONE)) return false;
+    if (!checkField(Path.HANDLE_MODEL, FieldType.STRING, true, Path.NONE)) return false;
+    if (!checkField(Path.HANDLE_API, FieldType.STRING, true, Path.NONE)) return false;
   }
   if (companion != Path.NONE && !isPresent(companion)) {
     faultProblem = Problem.WITHOUT_COMPANION;
@@ -338,54 +336,54 @@ function checkField(path: i32, type: i32, required: bool, end: usize, companion:
  * The kind's fields, in the records table's order, then `epoch` (not on a lease). False with
  * the first fault noted; true when the record is well-formed (its values are then in the slots).
  */
-export function checkFields(kind: i32, end: usize): bool {
+export function checkFields(kind: i32): bool {
   switch (kind) {
     case Kind.ACCEPTED:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.STRAND, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.POLICY, FieldType.POLICY, false, end, Path.NONE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.STRAND, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.POLICY, FieldType.POLICY, false, Path.NONE)) return false;
       break;
     case Kind.INTENT:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.KEY, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.EFFECT, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.ATTEMPT, FieldType.INTEGER, true, end, Path.NONE)) return false;
-      if (!checkField(Path.AT, FieldType.INTEGER, true, end, Path.NONE)) return false;
-      if (!checkField(Path.REQUEST, FieldType.REQUEST, false, end, Path.NONE)) return false;
-      if (!checkField(Path.OUTPUT_LIMIT, FieldType.COUNT, false, end, Path.NONE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.KEY, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.EFFECT, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.ATTEMPT, FieldType.INTEGER, true, Path.NONE)) return false;
+      if (!checkField(Path.AT, FieldType.INTEGER, true, Path.NONE)) return false;
+      if (!checkField(Path.REQUEST, FieldType.REQUEST, false, Path.NONE)) return false;
+      if (!checkField(Path.OUTPUT_LIMIT, FieldType.COUNT, false, Path.NONE)) return false;
       break;
     case Kind.SETTLED:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.EFFECT, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.OUTCOME, FieldType.SETTLED_OUTCOME, true, end, Path.NONE)) return false;
-      if (!checkField(Path.AT, FieldType.INTEGER, true, end, Path.NONE)) return false;
-      if (!checkField(Path.RETRYABLE, FieldType.BOOLEAN, false, end, Path.NONE)) return false;
-      if (!checkField(Path.NOT_BEFORE, FieldType.INTEGER, false, end, Path.NONE)) return false;
-      if (!checkField(Path.RESPONSE, FieldType.RESPONSE, false, end, Path.NONE)) return false;
-      if (!checkField(Path.CLASS, FieldType.RESPONSE_CLASS, false, end, Path.RESPONSE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.EFFECT, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.OUTCOME, FieldType.SETTLED_OUTCOME, true, Path.NONE)) return false;
+      if (!checkField(Path.AT, FieldType.INTEGER, true, Path.NONE)) return false;
+      if (!checkField(Path.RETRYABLE, FieldType.BOOLEAN, false, Path.NONE)) return false;
+      if (!checkField(Path.NOT_BEFORE, FieldType.INTEGER, false, Path.NONE)) return false;
+      if (!checkField(Path.RESPONSE, FieldType.RESPONSE, false, Path.NONE)) return false;
+      if (!checkField(Path.CLASS, FieldType.RESPONSE_CLASS, false, Path.RESPONSE)) return false;
       break;
     case Kind.READBACK:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.EFFECT, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.FOUND, FieldType.READBACK_FINDING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.AT, FieldType.INTEGER, true, end, Path.NONE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.EFFECT, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.FOUND, FieldType.READBACK_FINDING, true, Path.NONE)) return false;
+      if (!checkField(Path.AT, FieldType.INTEGER, true, Path.NONE)) return false;
       break;
     case Kind.CANCEL_REQUESTED:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.AT, FieldType.INTEGER, true, end, Path.NONE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.AT, FieldType.INTEGER, true, Path.NONE)) return false;
       break;
     case Kind.FINISHED:
-      if (!checkField(Path.OP, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.OUTCOME, FieldType.FINISHED_OUTCOME, true, end, Path.NONE)) return false;
-      if (!checkField(Path.AT, FieldType.INTEGER, true, end, Path.NONE)) return false;
+      if (!checkField(Path.OP, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.OUTCOME, FieldType.FINISHED_OUTCOME, true, Path.NONE)) return false;
+      if (!checkField(Path.AT, FieldType.INTEGER, true, Path.NONE)) return false;
       break;
     default: // LEASE
-      if (!checkField(Path.STRAND, FieldType.STRING, true, end, Path.NONE)) return false;
-      if (!checkField(Path.EPOCH, FieldType.INTEGER, true, end, Path.NONE)) return false;
-      if (!checkField(Path.OWNER, FieldType.STRING, false, end, Path.NONE)) return false;
+      if (!checkField(Path.STRAND, FieldType.STRING, true, Path.NONE)) return false;
+      if (!checkField(Path.EPOCH, FieldType.INTEGER, true, Path.NONE)) return false;
+      if (!checkField(Path.OWNER, FieldType.STRING, false, Path.NONE)) return false;
       return true;
   }
-  return checkField(Path.EPOCH, FieldType.INTEGER, false, end, Path.NONE);
+  return checkField(Path.EPOCH, FieldType.INTEGER, false, Path.NONE);
 }
 
 /** The provider's hint: retryAfterMs when it is a safe integer ≥ 0, else -1 (no hint). */

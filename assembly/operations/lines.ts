@@ -1,8 +1,8 @@
 /**
  * The `operations` model's line auditor (docs/models/operations.md, "Records" and "Integrity";
  * docs/journals.md for the framing, ../jsonl.ts): each record line is counted, then — unless the
- * fold has stopped — checked (UTF-8 and JSON, json.ts), read field by field (integrity.ts), and
- * judged and folded (fold.ts). Memory exhausted on a record stops the audit at its line.
+ * fold has stopped — checked (UTF-8 and JSON, json.ts, which hands this auditor the fields it
+ * reads in the same pass), its fields checked (integrity.ts), and judged and folded (fold.ts). Memory exhausted on a record stops the audit at its line.
  */
 
 import { LineShape } from "../json";
@@ -30,10 +30,10 @@ import {
   Integrity,
   kindCode,
   Problem,
+  pathOfMember,
   useDecodeBuffer,
-  walkRecord,
 } from "./integrity";
-import { clearSlots, isPresent, Json, jsonKind, Kind, Path, text, textLength, valueStart } from "./records";
+import { clearSlots, isPresent, Json, jsonKind, Kind, Path, setSlot, text, textLength, valueStart } from "./records";
 import { Reason } from "./report";
 import { useRecord } from "./rules";
 import { findEffect, findOp, outOfMemory, resetState } from "./state";
@@ -65,7 +65,34 @@ class OperationsLines {
   line(start: usize, end: usize, shape: i32): void {
     const index = countEvent();
     if (stopped) return;
-    auditLine(index, start, end, shape == LINE_UNCHECKED ? checkLine(start, end) : shape);
+    auditLine(index, shape == LINE_UNCHECKED ? checkLine<OperationsLines>(start, end) : shape);
+  }
+
+  // The reader of json.ts: the record's fields and those of its nested objects, into the slots
+  // of records.ts (integrity.ts names them).
+
+  // @ts-expect-error: decorator
+  @inline
+  fieldDepth(): usize {
+    return 3; // response.handle.id
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  clearFields(): void {
+    clearSlots(0, Path.COUNT - 1);
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
+    return pathOfMember(depth, parent, keyStart, keyEnd, escaped);
+  }
+
+  // @ts-expect-error: decorator
+  @inline
+  field(path: i32, start: usize, end: usize, escaped: bool): void {
+    setSlot(path, start, end, escaped);
   }
 
   tornTail(line: f64, offset: f64): void {
@@ -81,13 +108,11 @@ function malformed(index: f64, problem: i32): void {
   stopAtIntegrityFault(index, lineNumber, Integrity.MALFORMED_EVENT, problem, Path.NONE, 0, Path.NONE, 0, 0);
 }
 
-function auditLine(index: f64, start: usize, end: usize, shape: i32): void {
+function auditLine(index: f64, shape: i32): void {
   if (shape == LINE_NOT_UTF8) return malformed(index, Problem.INVALID_UTF8);
   if (shape == LineShape.INVALID) return malformed(index, Problem.INVALID_JSON);
   if (shape == LineShape.NOT_AN_OBJECT) return malformed(index, Problem.NOT_AN_OBJECT);
-  clearSlots();
   useDecodeBuffer(scratch);
-  walkRecord(start, end);
   if (!isPresent(Path.KIND) || jsonKind(valueStart(Path.KIND)) != Json.STRING) {
     return malformed(index, Problem.KIND_NOT_A_STRING);
   }
@@ -98,7 +123,7 @@ function auditLine(index: f64, start: usize, end: usize, shape: i32): void {
       index, lineNumber, Integrity.UNKNOWN_KIND, 0, Path.NONE, 0, Path.NONE, text(Path.KIND), textLength(Path.KIND),
     );
   }
-  if (!checkFields(kind, end)) {
+  if (!checkFields(kind)) {
     return stopAtIntegrityFault(
       index, lineNumber, Integrity.MALFORMED_EVENT, faultProblem, faultPath, faultExpected, faultCompanion, 0, 0,
     );

@@ -114,7 +114,7 @@ export namespace Path {
   export const HANDLE_MODEL: i32 = 32;
   export const HANDLE_API: i32 = 33;
   export const COUNT: i32 = 34;
-  /** No field of the object being walked. */
+  /** No field: a member the model does not read. */
   export const NONE: i32 = -1;
 }
 
@@ -135,8 +135,9 @@ export namespace Json {
  *   8  i64 value: the integer, the enumeration code, the boolean (1/0)
  *   16 u32 decoded text pointer (strings)
  *   20 u32 decoded text length
+ *   24 u8  the string value holds a backslash escape
  */
-const SLOT_BYTES: usize = 24;
+const SLOT_BYTES: usize = 32;
 const SLOTS = memory.data(<i32>(SLOT_BYTES * <usize>Path.COUNT), 8);
 
 // @ts-expect-error: decorator
@@ -145,14 +146,18 @@ function slot(path: i32): usize {
   return SLOTS + <usize>path * SLOT_BYTES;
 }
 
-export function clearSlots(): void {
-  for (let path = 0; path < Path.COUNT; path++) store<u32>(slot(path), 0);
+/** No value found yet at the paths from `first` to `last`. */
+export function clearSlots(first: i32, last: i32): void {
+  for (let path = first; path <= last; path++) store<u32>(slot(path), 0);
 }
 
-export function setSlot(path: i32, start: usize, end: usize): void {
+// @ts-expect-error: decorator
+@inline
+export function setSlot(path: i32, start: usize, end: usize, escaped: bool): void {
   const at = slot(path);
   store<u32>(at, <u32>start);
   store<u32>(at, <u32>end, 4);
+  store<u8>(at, escaped ? 1 : 0, 24);
 }
 
 // @ts-expect-error: decorator
@@ -169,6 +174,11 @@ export function valueStart(path: i32): usize {
 @inline
 export function valueEnd(path: i32): usize {
   return <usize>load<u32>(slot(path), 4);
+}
+// @ts-expect-error: decorator
+@inline
+export function isEscaped(path: i32): bool {
+  return load<u8>(slot(path), 24) != 0;
 }
 // @ts-expect-error: decorator
 @inline

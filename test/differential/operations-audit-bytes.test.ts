@@ -193,6 +193,35 @@ describe("the operations kernel against the reference", () => {
     expect(messages.size).toBeGreaterThan(40);
   });
 
+  it("reads a nested object from the last of duplicate keys only, whole", async () => {
+    const accepted = '"kind":"accepted","op":"o1","strand":"s1"';
+    const intent = '"kind":"intent","op":"o1","key":"k","effect":"e1","attempt":1,"at":1';
+    const settled = '"kind":"settled","op":"o1","effect":"e1","outcome":"ok","at":2';
+    const full = '{"maxAttempts":3,"baseDelayMs":1,"maxDelayMs":9}';
+    const handle = '{"id":"h","provider":"p","model":"m","api":"a"}';
+    const cases = [
+      // The earlier object has every field, the later one lacks one: malformed.
+      `{${accepted},"policy":${full},"policy":{"baseDelayMs":1,"maxDelayMs":9}}`,
+      `{${intent},"request":{"provider":"p","model":"m","api":"a"},"request":{"provider":"p","api":"a"}}`,
+      `{${settled},"response":{"stop":"stop","handle":${handle}},"response":{"handle":{"id":"h"}}}`,
+      `{${settled},"response":{"stop":"stop","handle":${handle},"handle":{"id":"h","api":"a"}}}`,
+      // The later object is whole: well-formed.
+      `{${accepted},"policy":{"maxAttempts":"x"},"policy":${full}}`,
+      // A field of the same name one level off is not the field.
+      `{${accepted},"policy":{"policy":${full}}}`,
+      `{${accepted},"policy":[${full}]}`,
+      `{${accepted},"extra":${full},"policy":{"baseDelayMs":1}}`,
+    ];
+    const verdicts: boolean[] = [];
+    for (const line of cases) {
+      const prelude = line.includes('"accepted"') ? "" : `{${accepted}}\n{${intent}}\n`;
+      const bytes = encoder.encode(`${prelude}${line}\n`);
+      const report = await expectSameReports(bytes, { sizes: [5], feed: "iterable" });
+      verdicts.push(report.integrity === null);
+    }
+    expect(verdicts).toEqual([false, false, false, false, true, false, false, false]);
+  });
+
   it("refuses a header that is not an operations journal's, as the reference reader does", async () => {
     const headers = [
       '{"statefold":"journal","version":1}',
