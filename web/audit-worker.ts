@@ -4,9 +4,10 @@
  * posted as it goes. The findings' context is then gathered by reading the `File` again, as
  * `statefold audit --html` reads a journal file again, under the same size bound; a .lisp-expr
  * journal, read whole to be audited, is not read twice. The header's model decides which model
- * audits the journal, as on the command line.
+ * audits the journal, and on which kernel, as on the command line.
  */
 import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
+import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
 import { parseDagFile } from "../src/journal/dag-file.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -16,7 +17,7 @@ import { readLispExprJournal } from "../src/journal/lisp-expr.js";
 import { peekModel } from "../src/journal/peek-model.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
-import { audit as auditOperationsRecords } from "../src/models/operations/audit.js";
+import type { OperationsReport } from "../src/models/operations/index.js";
 import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "../src/report/operations-view.js";
 import { quoteLines } from "../src/report/quote-lines.js";
@@ -27,8 +28,6 @@ import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 /** At most this many progress messages a second. */
 const PROGRESS_INTERVAL_MS = 50;
-/** The largest operations journal the page reads whole for the reference model. */
-const OPERATIONS_JOURNAL_BYTES_MAX = 256 * 2 ** 20;
 
 const scope = globalThis as unknown as {
   postMessage(message: AuditMessage): void;
@@ -36,9 +35,10 @@ const scope = globalThis as unknown as {
 };
 
 let engine: Promise<WasmEngine> | undefined;
+let operationsEngine: Promise<WasmOperationsEngine> | undefined;
 
+// Literal `new URL(…, import.meta.url)`s, so Vite emits each kernel as an asset.
 function wasmEngine(): Promise<WasmEngine> {
-  // Literal `new URL(…, import.meta.url)`s, so Vite emits each kernel as an asset.
   engine ??= supportsSimd()
     ? loadEngine({
         flavour: "simd",
@@ -46,6 +46,19 @@ function wasmEngine(): Promise<WasmEngine> {
       })
     : loadEngine({ flavour: "scalar", wasm: new URL("../build/statefold.wasm", import.meta.url) });
   return engine;
+}
+
+function wasmOperationsEngine(): Promise<WasmOperationsEngine> {
+  operationsEngine ??= supportsSimd()
+    ? loadOperationsEngine({
+        flavour: "simd",
+        wasm: new URL("../build/statefold-operations.simd.wasm", import.meta.url),
+      })
+    : loadOperationsEngine({
+        flavour: "scalar",
+        wasm: new URL("../build/statefold-operations.wasm", import.meta.url),
+      });
+  return operationsEngine;
 }
 
 scope.onmessage = (event) => {
@@ -67,8 +80,9 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 }
 
 /**
- * An operations journal, on the reference model (the page does not load the operations kernel yet): read whole, so up
- * to `OPERATIONS_JOURNAL_BYTES_MAX`; its findings in context as `statefold audit --html` shows them.
+ * An operations journal, streamed through the operations kernel whatever its size; then, up to
+ * the context bound, read again for its findings in context as `statefold audit --html` shows
+ * them.
  */
 async function auditOperations({ journal, dag }: AuditRequest): Promise<AuditMessage> {
   if (dag !== null) {
@@ -77,30 +91,49 @@ async function auditOperations({ journal, dag }: AuditRequest): Promise<AuditMes
       "a DAG file is for dag journals; an operations journal needs none",
     );
   }
-  if (journal.size > OPERATIONS_JOURNAL_BYTES_MAX) {
-    throw new JournalError(
-      journal.name,
-      `the page audits operations journals up to ${OPERATIONS_JOURNAL_BYTES_MAX / 2 ** 20} MB for now; audit this one with statefold audit --engine reference`,
-    );
-  }
   const started = performance.now();
-  const read = readJsonlJournal(await bytesOf(journal), journal.name);
-  scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
-  const { events: records, lines, tornTail } = read;
-  const report = auditOperationsRecords(records, { lines, tornTail });
+  const wasm = await wasmOperationsEngine();
+  const report = await wasm.auditBytes(withProgress(journal), { file: journal.name });
+  scope.postMessage({
+    type: "progress",
+    bytes: journal.size,
+    total: journal.size,
+    events: report.events,
+  });
   const auditMs = performance.now() - started;
   scope.postMessage({ type: "context" });
-  const audited = { file: journal.name, report };
-  const tooLarge = tooLargeForContext(journal.size);
-  const view =
-    tooLarge !== null
-      ? verdictsOnlyView(audited, tooLarge)
-      : buildOperationsView(
-          { ...audited, records, lines },
-          await quoteLines(chunksOf(journal), operationsLinesToQuote(report, lines)),
-        );
+  const view = await gatherOperationsView(journal, report);
   const html = renderHtmlReport([view], { strict: false, generator: "statefold in the browser" });
   return { type: "done", report, html, auditMs };
+}
+
+/** The journal's chunks, posting how far the audit has read (the kernel counts records at the end). */
+async function* withProgress(journal: File): AsyncGenerator<Uint8Array> {
+  let bytes = 0;
+  let posted = 0;
+  for await (const chunk of chunksOf(journal)) {
+    yield chunk;
+    bytes += chunk.length;
+    const now = performance.now();
+    if (now - posted >= PROGRESS_INTERVAL_MS) {
+      posted = now;
+      scope.postMessage({ type: "progress", bytes, total: journal.size, events: null });
+    }
+  }
+}
+
+async function gatherOperationsView(journal: File, report: OperationsReport): Promise<JournalView> {
+  const audited = { file: journal.name, report };
+  const tooLarge = tooLargeForContext(journal.size);
+  if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
+  try {
+    const { events: records, lines } = readJsonlJournal(await bytesOf(journal), journal.name);
+    const quoted = await quoteLines(chunksOf(journal), operationsLinesToQuote(report, lines));
+    return buildOperationsView({ ...audited, records, lines }, quoted);
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
+  }
 }
 
 async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {
