@@ -8,7 +8,7 @@
 
 import { ENTRY_ID, ENTRY_ID_LENGTH } from "./ids";
 import { retryHint } from "./integrity";
-import { Found, isPresent, Kind, Path, SettledOutcome, text, textLength, value } from "./records";
+import { Found, isPresent, Kind, Path, SettledOutcome, text, textHash, textLength, value } from "./records";
 import { recordEffect, recordKind, recordOp } from "./rules";
 import { retryWait } from "./retry-wait";
 import {
@@ -57,19 +57,20 @@ export function apply(): void {
     case Kind.FINISHED:
       return finishOp(recordOp, <i32>value(Path.OUTCOME));
     default: {
-      const strand = strandNamed(text(Path.STRAND), textLength(Path.STRAND));
+      const strand = strandNamed(text(Path.STRAND), textLength(Path.STRAND), textHash(Path.STRAND));
       if (strand != 0) setStrandEpoch(strand, value(Path.EPOCH));
     }
   }
 }
 
 function applyAccepted(): void {
-  const strand = strandNamed(text(Path.STRAND), textLength(Path.STRAND));
+  const strand = strandNamed(text(Path.STRAND), textLength(Path.STRAND), textHash(Path.STRAND));
   if (strand == 0) return;
   const hasPolicy = isPresent(Path.POLICY);
   const op = newOp(
     text(Path.OP),
     textLength(Path.OP),
+    textHash(Path.OP),
     strand,
     hasPolicy ? value(Path.POLICY_MAX_ATTEMPTS) : NO_RETRY_MAX_ATTEMPTS,
     hasPolicy ? value(Path.POLICY_BASE_DELAY_MS) : 0,
@@ -80,13 +81,14 @@ function applyAccepted(): void {
 }
 
 function applyIntent(): void {
-  const step = stepNamed(recordOp, text(Path.KEY), textLength(Path.KEY));
+  const step = stepNamed(recordOp, text(Path.KEY), textLength(Path.KEY), textHash(Path.KEY));
   if (step == 0) return;
   const hasRequest = isPresent(Path.REQUEST);
   const live = reserveEffect(
     recordOp,
     text(Path.EFFECT),
     textLength(Path.EFFECT),
+    textHash(Path.EFFECT),
     hasRequest,
     hasRequest ? text(Path.REQUEST_PROVIDER) : 0,
     hasRequest ? textLength(Path.REQUEST_PROVIDER) : 0,

@@ -48,9 +48,12 @@ export function idHash(pointer: usize, length: usize): u64 {
   return hashBytes(pointer, length);
 }
 
-/** A step's hash: its key's, mixed with its op's entry. */
-export function stepHash(op: usize, pointer: usize, length: usize): u64 {
-  return hashBytes(pointer, length) ^ (<u64>op * OP_MIX);
+/**
+ * A step's hash: its key's, mixed with its op's entry. The product's high half goes into the low
+ * bits that pick a slot (entries are 8-aligned, so the low bits of op · OP_MIX would not vary).
+ */
+export function stepHash(op: usize, keyHash: u64): u64 {
+  return keyHash ^ rotr<u64>(<u64>op * OP_MIX, 32);
 }
 
 export function bytesEqual(a: usize, b: usize, length: usize): bool {

@@ -33,7 +33,7 @@ import {
   pathOfMember,
   useDecodeBuffer,
 } from "./integrity";
-import { clearSlots, isPresent, Json, jsonKind, Kind, Path, setSlot, text, textLength, valueStart } from "./records";
+import { clearSlots, isPresent, Json, jsonKind, Kind, Path, setSlot, text, textHash, textLength, valueStart } from "./records";
 import { Reason } from "./report";
 import { useRecord } from "./rules";
 import { findEffect, findOp, outOfMemory, resetState } from "./state";
@@ -128,9 +128,9 @@ function auditLine(index: f64, shape: i32): void {
       index, lineNumber, Integrity.MALFORMED_EVENT, faultProblem, faultPath, faultExpected, faultCompanion, 0, 0,
     );
   }
-  const op: usize = kind == Kind.LEASE ? 0 : findOp(text(Path.OP), textLength(Path.OP));
+  const op: usize = kind == Kind.LEASE ? 0 : findOp(text(Path.OP), textLength(Path.OP), textHash(Path.OP));
   const hasEffect = kind == Kind.INTENT || kind == Kind.SETTLED || kind == Kind.READBACK;
-  const effect = hasEffect ? findEffect(text(Path.EFFECT), textLength(Path.EFFECT)) : 0;
+  const effect = hasEffect ? findEffect(text(Path.EFFECT), textLength(Path.EFFECT), textHash(Path.EFFECT)) : 0;
   useRecord(kind, op, effect);
   const reason = foldRecord();
   if (reason != Reason.NONE) noteIllegal(index, lineNumber, kind, reason);

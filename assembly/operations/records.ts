@@ -7,6 +7,8 @@
  * holds the same lists for the host).
  */
 
+import { idHash } from "./ids";
+
 export namespace Kind {
   export const ACCEPTED: i32 = 0;
   export const INTENT: i32 = 1;
@@ -136,6 +138,7 @@ export namespace Json {
  *   16 u32 decoded text pointer (strings)
  *   20 u32 decoded text length
  *   24 u8  the string value holds a backslash escape
+ *   25 u8  its decoded text's hash is at 8 (ids are hashed once per record, however many lookups)
  */
 const SLOT_BYTES: usize = 32;
 const SLOTS = memory.data(<i32>(SLOT_BYTES * <usize>Path.COUNT), 8);
@@ -158,6 +161,7 @@ export function setSlot(path: i32, start: usize, end: usize, escaped: bool): voi
   store<u32>(at, <u32>start);
   store<u32>(at, <u32>end, 4);
   store<u8>(at, escaped ? 1 : 0, 24);
+  store<u8>(at, 0, 25);
 }
 
 // @ts-expect-error: decorator
@@ -203,6 +207,16 @@ export function textLength(path: i32): usize {
 export function setText(path: i32, pointer: usize, length: usize): void {
   store<u32>(slot(path), <u32>pointer, 16);
   store<u32>(slot(path), <u32>length, 20);
+}
+
+/** The hash (ids.ts `idHash`) of the decoded string at `path`. */
+export function textHash(path: i32): u64 {
+  const at = slot(path);
+  if (load<u8>(at, 25) == 0) {
+    store<u64>(at, idHash(text(path), textLength(path)), 8);
+    store<u8>(at, 1, 25);
+  }
+  return load<u64>(at, 8);
 }
 
 /** The JSON kind of the value at `at`. */

@@ -10,7 +10,7 @@
 import { classify, setHandle, setResponse } from "./classify";
 import { retryHint } from "./integrity";
 import { ENTRY_ID, ENTRY_ID_LENGTH } from "./ids";
-import { isPresent, Kind, Path, SettledOutcome, text, textLength, value } from "./records";
+import { isPresent, Kind, Path, SettledOutcome, text, textHash, textLength, value } from "./records";
 import { Reason } from "./report";
 import { retryWait } from "./retry-wait";
 import {
@@ -66,7 +66,7 @@ export function judge(): i32 {
 }
 
 function leaseBreach(): i32 {
-  const strand = findStrand(text(Path.STRAND), textLength(Path.STRAND));
+  const strand = findStrand(text(Path.STRAND), textLength(Path.STRAND), textHash(Path.STRAND));
   if (strand == 0 || load<u32>(strand, STRAND_HAS_EPOCH) == 0) return Reason.NONE;
   return value(Path.EPOCH) > load<i64>(strand, STRAND_EPOCH) ? Reason.NONE : Reason.EPOCH_REGRESSED;
 }
@@ -79,7 +79,7 @@ function lifecycleBreach(): i32 {
 
 /** The strand whose lease fences the record: the one an `accepted` names, else its op's (0: none yet). */
 export function fencingStrand(): usize {
-  if (recordKind == Kind.ACCEPTED) return findStrand(text(Path.STRAND), textLength(Path.STRAND));
+  if (recordKind == Kind.ACCEPTED) return findStrand(text(Path.STRAND), textLength(Path.STRAND), textHash(Path.STRAND));
   return <usize>load<u32>(recordOp, OP_STRAND);
 }
 
@@ -95,7 +95,7 @@ function fencingBreach(): i32 {
 function kindBreach(): i32 {
   switch (recordKind) {
     case Kind.ACCEPTED: {
-      const strand = findStrand(text(Path.STRAND), textLength(Path.STRAND));
+      const strand = findStrand(text(Path.STRAND), textLength(Path.STRAND), textHash(Path.STRAND));
       return strand == 0 || load<u32>(strand, STRAND_CURRENT) == 0 ? Reason.NONE : Reason.STRAND_BUSY;
     }
     case Kind.INTENT:
@@ -120,7 +120,7 @@ function intentBreach(): i32 {
 
 /** exactlyOnce, then retryLadder: what the step's status allows as its next attempt. */
 function attemptBreach(): i32 {
-  const step = findStep(recordOp, text(Path.KEY), textLength(Path.KEY));
+  const step = findStep(recordOp, text(Path.KEY), textLength(Path.KEY), textHash(Path.KEY));
   const attempt = value(Path.ATTEMPT);
   if (step == 0) return attempt == 1 ? Reason.NONE : Reason.ATTEMPT_MISMATCH;
   switch (load<u8>(step, STEP_STATUS)) {

@@ -44,7 +44,6 @@ import {
   ENTRY_ID_LENGTH,
   entryCount,
   find,
-  idHash,
   insert,
   remove,
   stepHash,
@@ -172,17 +171,19 @@ function failed(): usize {
 // ---------------------------------------------------------------------------------------------
 // Lookups
 
-export function findOp(id: usize, length: usize): usize {
-  return find(opsTable, idHash(id, length), id, length, 0);
+// Each takes the id's hash (ids.ts `idHash`) beside its bytes: the record's slots keep it.
+
+export function findOp(id: usize, length: usize, hash: u64): usize {
+  return find(opsTable, hash, id, length, 0);
 }
-export function findStrand(id: usize, length: usize): usize {
-  return find(strandsTable, idHash(id, length), id, length, 0);
+export function findStrand(id: usize, length: usize, hash: u64): usize {
+  return find(strandsTable, hash, id, length, 0);
 }
-export function findEffect(id: usize, length: usize): usize {
-  return find(effectsTable, idHash(id, length), id, length, 0);
+export function findEffect(id: usize, length: usize, hash: u64): usize {
+  return find(effectsTable, hash, id, length, 0);
 }
-export function findStep(op: usize, key: usize, length: usize): usize {
-  return find(stepsTable, stepHash(op, key, length), key, length, op);
+export function findStep(op: usize, key: usize, length: usize, keyHash: u64): usize {
+  return find(stepsTable, stepHash(op, keyHash), key, length, op);
 }
 
 /** The live effect of an effect id when it belongs to `op`, else 0. */
@@ -210,8 +211,16 @@ function keptEntry(table: usize, bytes: usize, id: usize, length: usize, hash: u
 // Changes
 
 /** A new running op on `strand` with this policy (the id is new). */
-export function newOp(id: usize, length: usize, strand: usize, maxAttempts: i64, base: i64, maxDelay: i64): usize {
-  const op = keptEntry(opsTable, OP_BYTES, id, length, idHash(id, length));
+export function newOp(
+  id: usize,
+  length: usize,
+  hash: u64,
+  strand: usize,
+  maxAttempts: i64,
+  base: i64,
+  maxDelay: i64,
+): usize {
+  const op = keptEntry(opsTable, OP_BYTES, id, length, hash);
   if (op == 0) return 0;
   store<u32>(op, <u32>strand, OP_STRAND);
   store<i64>(op, maxAttempts, OP_MAX_ATTEMPTS);
@@ -222,8 +231,7 @@ export function newOp(id: usize, length: usize, strand: usize, maxAttempts: i64,
 }
 
 /** The strand, named (created) if it is new. */
-export function strandNamed(id: usize, length: usize): usize {
-  const hash = idHash(id, length);
+export function strandNamed(id: usize, length: usize, hash: u64): usize {
   const strand = find(strandsTable, hash, id, length, 0);
   return strand != 0 ? strand : keptEntry(strandsTable, STRAND_BYTES, id, length, hash);
 }
@@ -235,8 +243,8 @@ export function cancel(op: usize): void {
 }
 
 /** The step of `op` under `key`, created (with no attempt yet) if it is new. */
-export function stepNamed(op: usize, key: usize, length: usize): usize {
-  const hash = stepHash(op, key, length);
+export function stepNamed(op: usize, key: usize, length: usize, keyHash: u64): usize {
+  const hash = stepHash(op, keyHash);
   const existing = find(stepsTable, hash, key, length, op);
   if (existing != 0) return existing;
   const step = allocate(STEP_BYTES);
@@ -270,6 +278,7 @@ export function reserveEffect(
   op: usize,
   id: usize,
   length: usize,
+  hash: u64,
   hasRequest: bool,
   provider: usize,
   providerLength: usize,
@@ -278,7 +287,7 @@ export function reserveEffect(
   api: usize,
   apiLength: usize,
 ): usize {
-  const entry = keptEntry(effectsTable, EFFECT_BYTES, id, length, idHash(id, length));
+  const entry = keptEntry(effectsTable, EFFECT_BYTES, id, length, hash);
   if (entry == 0) return 0;
   const live = allocate(LIVE_EFFECT_BYTES);
   if (live == 0) return failed();
