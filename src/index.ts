@@ -21,3 +21,4 @@ export { readJsonlJournal } from "./journal/jsonl.js";
 export * from "./models/dag/index.js";
 export * from "./models/journal-source.js";
 export * as operations from "./models/operations/index.js";
+export * as executive from "./models/executive/index.js";

@@ -1,0 +1,4 @@
+export * from "./machine.js";
+export * from "./observation.js";
+export * from "./spec.js";
+export * from "./state.js";

@@ -1,0 +1,67 @@
+/**
+ * The `executive` machine as callers use it (docs/models/executive.md, "The API"):
+ * `initialState`, `step` and `terminal`. States are opaque values of the engine that made them,
+ * recognised by identity: `step` answers any other value with `reject` `invalid-state` and
+ * gives it back; `terminal` throws a `TypeError` on one. Each engine made by
+ * `createExecutive` knows only its own states.
+ */
+import type { Decision } from "./observation.js";
+import { readSpec, type SpecRejectionReason, type ValuePath } from "./spec.js";
+import { type ExecutiveState, type ExhaustedBudget, readyState } from "./state.js";
+import { stepState } from "./step.js";
+
+export type InitialStateResult =
+  | { readonly state: ExecutiveState }
+  | { readonly rejected: SpecRejectionReason; readonly path: ValuePath };
+
+export type Terminal =
+  | null
+  | { readonly outcome: "completed" }
+  | {
+      readonly outcome: "failed";
+      readonly reason: string;
+      readonly budget?: ExhaustedBudget;
+    };
+
+export interface ExecutiveMachine {
+  initialState(spec: unknown, budget: unknown): InitialStateResult;
+  step(state: ExecutiveState, observation: unknown): { decision: Decision; state: ExecutiveState };
+  step(state: unknown, observation: unknown): { decision: Decision; state: unknown };
+  terminal(state: unknown): Terminal;
+}
+
+export function createExecutive(): ExecutiveMachine {
+  const made = new WeakSet<object>();
+  const remember = (state: ExecutiveState) => {
+    made.add(state);
+    return state;
+  };
+  const isMine = (value: unknown): value is ExecutiveState =>
+    typeof value === "object" && value !== null && made.has(value);
+  const machine = {
+    initialState(spec: unknown, budget: unknown): InitialStateResult {
+      const read = readSpec(spec, budget);
+      if (!read.ok) return { rejected: read.rejection.reason, path: read.rejection.path };
+      return { state: remember(readyState(read.spec, read.budget)) };
+    },
+    step(state: unknown, observation: unknown): { decision: Decision; state: unknown } {
+      if (!isMine(state)) {
+        return { decision: { tag: "reject", reason: "invalid-state" } as const, state };
+      }
+      const result = stepState(state, observation);
+      if (result.state !== state) remember(result.state);
+      return result;
+    },
+    terminal(state: unknown): Terminal {
+      if (!isMine(state)) throw new TypeError("statefold: not a state of this executive engine");
+      if (state.status === "completed") return { outcome: "completed" };
+      if (state.status !== "failed" || state.failure === null) return null;
+      return { outcome: "failed", ...state.failure };
+    },
+  };
+  // A reject gives back what it was given, so a state in is a state out.
+  return Object.freeze(machine as ExecutiveMachine);
+}
+
+/** The reference engine: the definition of what the executive decides. */
+export const referenceExecutive: ExecutiveMachine = createExecutive();
