@@ -19,6 +19,6 @@ export { JournalError } from "./journal/errors.js";
 export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
 export * from "./models/dag/index.js";
+export * as executive from "./models/executive/index.js";
 export * from "./models/journal-source.js";
 export * as operations from "./models/operations/index.js";
-export * as executive from "./models/executive/index.js";
