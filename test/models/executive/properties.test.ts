@@ -1,0 +1,234 @@
+/**
+ * Properties of the executive machine over random runs (docs/models/executive.md): a random
+ * spec and budget, driven by a host that mostly answers what the machine decided — results ok
+ * or failed, retryable or not, checkpoints confirmed, ticks — and now and then sends something
+ * stale, early, clock-regressed, malformed or a cancel. Checked at every step: determinism, the
+ * budget rules (used within limits in every frame, an entered frame within what its parent had
+ * left, counters that never go down), and terminal states rejecting everything. A vacuity
+ * guard shows the runs reach sub-plans, retries, checkpoints, each way to end.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  COUNTERS,
+  type Decision,
+  type ExecutiveState,
+  referenceExecutive as machine,
+} from "../../../src/models/executive/index.js";
+
+interface StepSpec {
+  id: string;
+  deps: string[];
+  effect?: string;
+  plan?: { steps: StepSpec[] };
+  budget?: Record<string, number>;
+}
+
+/** A plan of up to five steps, each depending on some earlier ones; sub-plans down to `depth`. */
+function planArbitrary(depth: number): fc.Arbitrary<{ steps: StepSpec[] }> {
+  const step = (index: number): fc.Arbitrary<StepSpec> =>
+    fc
+      .record({
+        deps: fc.subarray(
+          Array.from({ length: index }, (_, i) => `s${i}`),
+          { maxLength: Math.min(2, index) },
+        ),
+        sub: depth > 0 ? fc.boolean() : fc.constant(false),
+        effect: fc.constantFrom("model", "tool", "context"),
+        budget: fc.option(
+          fc.record(
+            { steps: fc.nat(30), toolCalls: fc.nat(6), retries: fc.nat(4), deadline: fc.nat(400) },
+            { requiredKeys: [] },
+          ),
+          { nil: undefined },
+        ),
+      })
+      .chain(({ deps, sub, effect, budget }) =>
+        sub
+          ? planArbitrary(depth - 1).map(
+              (plan): StepSpec => ({
+                id: `s${index}`,
+                deps,
+                plan,
+                ...(budget === undefined ? {} : { budget }),
+              }),
+            )
+          : fc.constant<StepSpec>({ id: `s${index}`, deps, effect }),
+      );
+  return fc
+    .integer({ min: 0, max: 5 })
+    .chain((length) => fc.tuple(...Array.from({ length }, (_, i) => step(i))))
+    .map((steps) => ({ steps }));
+}
+
+const budgetArbitrary = fc.record({
+  steps: fc.integer({ min: 0, max: 40 }),
+  depth: fc.integer({ min: 0, max: 3 }),
+  modelCalls: fc.integer({ min: 0, max: 8 }),
+  toolCalls: fc.integer({ min: 0, max: 8 }),
+  contextOps: fc.integer({ min: 0, max: 8 }),
+  retries: fc.integer({ min: 0, max: 5 }),
+  outputBytes: fc.integer({ min: 0, max: 400 }),
+  deadline: fc.integer({ min: 0, max: 600 }),
+});
+
+/** What the host does at each turn, read against the decision it last got. */
+const moveArbitrary = fc.record({
+  kind: fc.oneof(
+    { weight: 8, arbitrary: fc.constant("answer" as const) },
+    fc.constantFrom("tick", "stale", "regress", "cancel", "junk"),
+  ),
+  ok: fc.integer({ min: 0, max: 9 }),
+  retryable: fc.boolean(),
+  bytes: fc.nat(60),
+  advance: fc.nat(15),
+});
+
+const runArbitrary = fc.record({
+  spec: fc.record({
+    task: fc.constant("t"),
+    plan: planArbitrary(2),
+    checkpointEvery: fc.option(fc.integer({ min: 1, max: 3 }), { nil: undefined }),
+  }),
+  budget: budgetArbitrary,
+  moves: fc.array(moveArbitrary, { maxLength: 40 }),
+});
+
+type Move = typeof moveArbitrary extends fc.Arbitrary<infer T> ? T : never;
+
+function observationFor(move: Move, last: Decision | null, now: number): unknown {
+  const pending = last?.tag === "execute" || last?.tag === "checkpoint" ? last : null;
+  switch (move.kind) {
+    case "tick":
+      return { tag: "tick", now };
+    case "cancel":
+      return { tag: "cancel", now };
+    case "regress":
+      return { tag: "tick", now: Math.max(0, now - 1 - move.advance) };
+    case "stale":
+      return { tag: "result", seq: (pending?.seq ?? 0) - 1, outcome: "ok", bytes: 0, now };
+    case "junk":
+      return [{ tag: "tick", now }, { tag: "launch", now }, { now }, null][move.ok % 4];
+    default:
+      if (last === null) return { tag: "start", now };
+      if (pending?.tag === "checkpoint") return { tag: "checkpointed", seq: pending.seq, now };
+      if (pending?.tag === "execute") {
+        return move.ok < 5
+          ? { tag: "result", seq: pending.seq, outcome: "ok", bytes: move.bytes, now }
+          : {
+              tag: "result",
+              seq: pending.seq,
+              outcome: "error",
+              retryable: move.retryable,
+              bytes: move.bytes,
+              now,
+            };
+      }
+      return { tag: "tick", now };
+  }
+}
+
+class Reached {
+  runs = 0;
+  subPlans = 0;
+  retries = 0;
+  checkpoints = 0;
+  completed = 0;
+  deadlines = 0;
+  cancels = 0;
+  effectFailed = 0;
+  readonly exhausted = new Set<string>();
+}
+
+function checkBudgets(state: ExecutiveState): void {
+  for (const frame of state.frames) {
+    for (const counter of COUNTERS)
+      expect(frame.used[counter]).toBeLessThanOrEqual(frame.limits[counter]);
+  }
+  for (let level = 1; level < state.frames.size; level++) {
+    const parent = state.frames.get(level - 1);
+    const child = state.frames.get(level);
+    if (parent === undefined || child === undefined) continue;
+    for (const counter of COUNTERS) {
+      expect(child.limits[counter]).toBeLessThanOrEqual(parent.limits[counter]);
+      expect(child.used[counter]).toBeLessThanOrEqual(parent.used[counter]);
+    }
+    expect(child.limits.deadline).toBeLessThanOrEqual(parent.limits.deadline);
+  }
+}
+
+describe("random runs of the executive machine", () => {
+  it("are deterministic, keep every budget rule, and never resurrect a finished run", () => {
+    const reached = new Reached();
+    fc.assert(
+      fc.property(runArbitrary, ({ spec, budget, moves }) => {
+        const made = machine.initialState(spec, budget);
+        if (!("state" in made)) return; // a sub-plan's budget may be refused; the run is then none
+        reached.runs += 1;
+        let state = made.state;
+        let last: Decision | null = null;
+        let now = 0;
+        for (const move of moves) {
+          now += move.advance;
+          const observation = observationFor(move, last, now);
+          const result = machine.step(state, observation);
+          const again = machine.step(state, observation);
+          expect(again.decision).toEqual(result.decision);
+          expect(again.state).toEqual(result.state);
+          if (result.decision.tag === "reject") {
+            expect(result.state).toBe(state);
+            continue;
+          }
+          const root = result.state.frames.get(0);
+          const rootBefore = state.frames.get(0);
+          for (const counter of COUNTERS) {
+            expect(root?.used[counter]).toBeGreaterThanOrEqual(rootBefore?.used[counter] ?? 0);
+          }
+          checkBudgets(result.state);
+          const decision = result.decision;
+          if (result.state.frames.size > 1) reached.subPlans += 1;
+          if (decision.tag === "execute" && decision.attempt > 1) reached.retries += 1;
+          if (decision.tag === "checkpoint") reached.checkpoints += 1;
+          if (decision.tag === "complete") reached.completed += 1;
+          if (decision.tag === "fail") {
+            if (decision.reason === "deadline") reached.deadlines += 1;
+            if (decision.reason === "cancelled") reached.cancels += 1;
+            if (decision.reason === "effect-failed") reached.effectFailed += 1;
+            if (decision.budget !== undefined) reached.exhausted.add(decision.budget);
+          }
+          if (decision.tag !== "wait") last = decision;
+          state = result.state;
+          if (machine.terminal(state) !== null) {
+            for (const after of [
+              { tag: "tick", now },
+              { tag: "start", now },
+              { tag: "cancel", now },
+            ]) {
+              const refused = machine.step(state, after);
+              expect(refused.decision).toEqual({ tag: "reject", reason: "terminal" });
+              expect(refused.state).toBe(state);
+            }
+            break;
+          }
+        }
+      }),
+      { numRuns: 1500 },
+    );
+    // The vacuity guard: these runs really reach every part of the machine.
+    expect(reached.runs).toBeGreaterThan(1000);
+    for (const count of [
+      reached.subPlans,
+      reached.retries,
+      reached.checkpoints,
+      reached.completed,
+      reached.deadlines,
+      reached.cancels,
+      reached.effectFailed,
+    ]) {
+      expect(count).toBeGreaterThan(10);
+    }
+    expect([...reached.exhausted].sort()).toEqual(
+      ["contextOps", "depth", "modelCalls", "outputBytes", "retries", "steps", "toolCalls"].sort(),
+    );
+  });
+});
