@@ -13,13 +13,15 @@ import { FirstLineHold } from "../src/journal/first-line.js";
 import { type Dag, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import type { KernelHost } from "./kernel-host.js";
+import { PrefixHash, PrefixVerifier } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
 import { Sha256 } from "./sha256.js";
 import {
+  type DagSnapshotBody,
   decodeSnapshot,
   encodeSnapshot,
   fromBase64,
-  type SnapshotBody,
+  snapshotOfModel,
   toBase64,
 } from "./snapshot-format.js";
 
@@ -95,7 +97,11 @@ export class JsonlSession implements JournalAuditor {
     options: AuditorOptions,
   ): Promise<JsonlSession> {
     const file = options.file ?? UNNAMED_JOURNAL;
-    const body = decodeSnapshot(snapshot, options.snapshotFile ?? file);
+    const body = snapshotOfModel(
+      decodeSnapshot(snapshot, options.snapshotFile ?? file),
+      "dag",
+      options.snapshotFile ?? file,
+    );
     const snapshotDag =
       body.dag === null ? null : snapshotDagOf(body, options.snapshotFile ?? file);
     if (given !== null && snapshotDag !== null) chooseDag(file, snapshotDag, given);
@@ -123,7 +129,7 @@ export class JsonlSession implements JournalAuditor {
     return session;
   }
 
-  private restore(body: SnapshotBody, dag: Dag | null, prefixHash: Sha256, file: string): void {
+  private restore(body: DagSnapshotBody, dag: Dag | null, prefixHash: Sha256, file: string): void {
     if (prefixHash.copy().hex() !== body.prefix.sha256) {
       throw new JournalError(
         file,
@@ -161,58 +167,9 @@ export class JsonlSession implements JournalAuditor {
   }
 }
 
-/**
- * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
- * the kernel says their line is complete.
- */
-class PrefixHash {
-  /** Copies of bytes fed after the last complete line (one partial line at most). */
-  private pending: Uint8Array[] = [];
-
-  constructor(
-    readonly hash: Sha256,
-    private bytes: number,
-  ) {}
-
-  advance(fed: Uint8Array, completeBytes: number): void {
-    let owed = completeBytes - this.bytes;
-    while (owed > 0 && this.pending.length > 0) {
-      const chunk = this.pending[0] as Uint8Array;
-      const part = chunk.subarray(0, Math.min(owed, chunk.length));
-      this.hash.update(part);
-      owed -= part.length;
-      if (part.length === chunk.length) this.pending.shift();
-      else this.pending[0] = chunk.subarray(part.length);
-    }
-    const part = fed.subarray(0, Math.max(0, owed));
-    this.hash.update(part);
-    if (part.length < fed.length) this.pending.push(fed.slice(part.length));
-    this.bytes = completeBytes;
-  }
-}
-
-/** Hashes the first `bytes` of a stream and hands back what follows. */
-class PrefixVerifier {
-  readonly hash = new Sha256();
-  seen = 0;
-
-  constructor(private readonly bytes: number) {}
-
-  get done(): boolean {
-    return this.seen >= this.bytes;
-  }
-
-  /** The part of `chunk` after the prefix, or null while the prefix is not yet complete. */
-  take(chunk: Uint8Array): Uint8Array | null {
-    const wanted = Math.max(0, Math.min(chunk.length, this.bytes - this.seen));
-    this.hash.update(chunk.subarray(0, wanted));
-    this.seen += chunk.length;
-    return this.seen >= this.bytes ? chunk.subarray(wanted) : null;
-  }
-}
-
-function emptyBody(dag: Dag | null, emptyHash: string): SnapshotBody {
+function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {
   return {
+    model: "dag",
     dag: dag === null ? null : { nodes: dag.nodes },
     started: false,
     headerPending: false,
@@ -225,7 +182,7 @@ function emptyBody(dag: Dag | null, emptyHash: string): SnapshotBody {
   };
 }
 
-function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): SnapshotBody {
+function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapshotBody {
   const { kernel } = host;
   const memory = () => new Uint8Array(kernel.memory.buffer);
   const records = memory().slice(
@@ -256,6 +213,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): SnapshotBo
   const subjectPointer = view.getUint32(kernel.REPORT_SUBJECT_POINTER.value as number, true);
   const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
   return {
+    model: "dag",
     dag: { nodes: dag.nodes },
     started: true,
     headerPending: kernel.isHeaderPending() !== 0,
@@ -272,7 +230,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): SnapshotBo
   };
 }
 
-function snapshotDagOf(body: SnapshotBody, file: string): Dag {
+function snapshotDagOf(body: DagSnapshotBody, file: string): Dag {
   const made = makeDag(body.dag?.nodes ?? []);
   if (!made.ok)
     throw new JournalError(
@@ -283,7 +241,7 @@ function snapshotDagOf(body: SnapshotBody, file: string): Dag {
 }
 
 /** Lays the snapshot's state into a freshly begun journal; its shape is checked before any write. */
-function restoreKernel(host: KernelHost, body: SnapshotBody, dag: Dag, file: string): void {
+function restoreKernel(host: KernelHost, body: DagSnapshotBody, dag: Dag, file: string): void {
   const { kernel } = host;
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
   const records = fromBase64(body.nodeRecords);

@@ -1,30 +1,47 @@
 /**
- * The snapshot file: a text envelope around a JSON body.
+ * The snapshot file: a text envelope around a JSON body, the same for every model.
  *
- *   statefold-snapshot 2          magic and format version
+ *   statefold-snapshot 3          magic and format version
  *   <sha256 of the body, hex>     so a truncated or edited snapshot is refused, not trusted
  *   {…body…}
  *
- * The body holds the kernel's state over the journal's complete lines — node records, interned
- * paths, node surfaces, the report block — with the DAG and the SHA-256 of the journal prefix it
- * covers. The layouts it copies (assembly/state.ts, assembly/audit.ts) are part of the format:
- * changing them means a new version.
+ * The body names its model, and holds the SHA-256 of the journal prefix it covers and the
+ * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
+ * node surfaces, the report block, with the DAG (the layouts it copies, assembly/dag/state.ts
+ * and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
+ * as assembly/operations/snapshot.ts writes it. Changing either means a new version.
  */
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
 import { Sha256 } from "./sha256.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
-/** 2: a node's surface may be null, a malformed payload's mark (1 had no such mark). */
-export const SNAPSHOT_VERSION = 2;
+/**
+ * 3: a body names its model (2 was dag-only); 2: a node's surface may be null, a malformed
+ * payload's mark (1 had no such mark).
+ */
+export const SNAPSHOT_VERSION = 3;
 
-export interface SnapshotBody {
-  /** The DAG audited against; null when the journal's first line was not yet seen. */
-  readonly dag: { readonly nodes: readonly DagNode[] } | null;
+/** What every body holds: how far the journal was read, and the hash of what was. */
+interface SnapshotPrefix {
   /** Whether the first line was resolved (header or not) and the kernel started. */
   readonly started: boolean;
   readonly headerPending: boolean;
   readonly prefix: { readonly bytes: number; readonly nextLine: number; readonly sha256: string };
+}
+
+export type SnapshotBody = DagSnapshotBody | OperationsSnapshotBody;
+
+export interface OperationsSnapshotBody extends SnapshotPrefix {
+  readonly model: "operations";
+  /** Base64 of the kernel's state (assembly/operations/snapshot.ts). */
+  readonly state: string;
+}
+
+export interface DagSnapshotBody extends SnapshotPrefix {
+  readonly model: "dag";
+  /** The DAG audited against; null when the journal's first line was not yet seen. */
+  readonly dag: { readonly nodes: readonly DagNode[] } | null;
   /** Base64 of the node records, 16 bytes per node. */
   readonly nodeRecords: string;
   /** Base64 of each interned path's bytes (WTF-8), in id order. */
@@ -42,7 +59,10 @@ export function encodeSnapshot(body: SnapshotBody): Uint8Array {
   return new TextEncoder().encode(`${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${digest}\n${json}`);
 }
 
-/** The body of a snapshot, or a `JournalError` naming `file` and what is wrong with it. */
+/**
+ * The body of a snapshot, or a `JournalError` naming `file` and what is wrong with it. The
+ * caller checks that the body's model is the journal's (`snapshotOfModel`).
+ */
 export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
   let text: string;
@@ -66,11 +86,15 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   if (new Sha256().update(new TextEncoder().encode(json)).hex() !== digest) {
     throw refuse("its checksum does not match its content: it was truncated or edited");
   }
+  let body: unknown;
   try {
-    return JSON.parse(json) as SnapshotBody;
+    body = JSON.parse(json);
   } catch {
     throw refuse("its content is not the JSON its checksum promised");
   }
+  const model = (body as { model?: unknown } | null)?.model;
+  if (model !== "dag" && model !== "operations") throw refuse("it names no model statefold has");
+  return body as SnapshotBody;
 }
 
 export function toBase64(bytes: Uint8Array): string {
@@ -86,4 +110,19 @@ export function fromBase64(text: string): Uint8Array {
   const bytes = new Uint8Array(binary.length);
   for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
   return bytes;
+}
+
+/** The body when it is a snapshot of a journal of `model`; else a `JournalError` saying whose it is. */
+export function snapshotOfModel<M extends SnapshotBody["model"]>(
+  body: SnapshotBody,
+  model: M,
+  file: string,
+): Extract<SnapshotBody, { model: M }> {
+  if (body.model !== model) {
+    throw new JournalError(
+      file,
+      `refusing the snapshot: it is a snapshot of ${body.model === "dag" ? "a dag" : "an operations"} journal, and this is ${model === "dag" ? "a dag" : "an operations"} journal`,
+    );
+  }
+  return body as Extract<SnapshotBody, { model: M }>;
 }

@@ -84,6 +84,11 @@ export function resetReport(): void {
   stopped = false;
 }
 
+/** A restored snapshot's: whether its fold had stopped (snapshot.ts). */
+export function adoptStopped(flag: bool): void {
+  stopped = flag;
+}
+
 export function countEvent(): f64 {
   const index = load<f64>(report + REPORT_EVENTS);
   store<f64>(report + REPORT_EVENTS, index + 1);

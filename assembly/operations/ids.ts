@@ -44,6 +44,14 @@ export function entryCount(table: usize): u32 {
   return load<u32>(table, 8);
 }
 
+/** The table's slot array and its capacity: each slot holds an entry pointer, or 0. */
+export function slotsOf(table: usize): usize {
+  return <usize>load<u32>(table);
+}
+export function capacityOf(table: usize): u32 {
+  return load<u32>(table, 4);
+}
+
 export function idHash(pointer: usize, length: usize): u64 {
   return hashBytes(pointer, length);
 }

@@ -31,7 +31,16 @@ export {
   REPORT_TORN_TAIL_LINE,
   REPORT_TORN_TAIL_OFFSET,
 } from "./audit";
-export { LINE_BYTES_MAX, writeCapacity, writePointer } from "../jsonl";
+export {
+  isHeaderPending,
+  LINE_BYTES_MAX,
+  prefixBytes,
+  prefixLineNumber,
+  resumeJsonlAt,
+  writeCapacity,
+  writePointer,
+} from "../jsonl";
+export { restoreRoom, restoreState, snapshotLength, snapshotState } from "./snapshot";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 
 export function useHashKey(k0: u64, k1: u64): void {

@@ -115,10 +115,10 @@ export const STEP_EFFECT: usize = 32;
 export const STEP_STATUS: usize = 36;
 export const STEP_NOT_BEFORE: usize = 40;
 
-const opsTable = memory.data(<i32>TABLE_BYTES, 8);
-const strandsTable = memory.data(<i32>TABLE_BYTES, 8);
-const effectsTable = memory.data(<i32>TABLE_BYTES, 8);
-const stepsTable = memory.data(<i32>TABLE_BYTES, 8);
+export const opsTable = memory.data(<i32>TABLE_BYTES, 8);
+export const strandsTable = memory.data(<i32>TABLE_BYTES, 8);
+export const effectsTable = memory.data(<i32>TABLE_BYTES, 8);
+export const stepsTable = memory.data(<i32>TABLE_BYTES, 8);
 
 /** Ops by control (running, cancelled) then by outcome (completed, failed, aborted). */
 export namespace OpCount {
@@ -314,6 +314,11 @@ export function reserveEffect(
     store<u32>(live, <u32>bytes, LIVE_REQUEST_BYTES);
   }
   return live;
+}
+
+/** An effect id reserved by an op that has finished since (no live effect); 0 when memory is exhausted. */
+export function reserveFinishedEffect(id: usize, length: usize, hash: u64): usize {
+  return keptEntry(effectsTable, EFFECT_BYTES, id, length, hash);
 }
 
 /** Moves a live effect to `status`, keeping the op's pending and unknown counts. */

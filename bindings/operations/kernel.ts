@@ -14,6 +14,14 @@ export interface OperationsKernelExports {
   consume(length: number): number;
   finishJsonl(): number;
   reportPointer(): number;
+  prefixBytes(): number;
+  prefixLineNumber(): number;
+  isHeaderPending(): number;
+  resumeJsonlAt(offset: number, line: number, header: number): void;
+  snapshotState(): number;
+  snapshotLength(): number;
+  restoreRoom(bytes: number): number;
+  restoreState(pointer: number, length: number): number;
   readonly LINE_BYTES_MAX: WebAssembly.Global;
   readonly REPORT_BYTES: WebAssembly.Global;
   readonly REPORT_EVENTS: WebAssembly.Global;

@@ -1,0 +1,56 @@
+/**
+ * The journal prefix a snapshot covers, hashed: while a journal streams (`PrefixHash`, the
+ * complete lines so far) and when it is read again to resume (`PrefixVerifier`, its first bytes).
+ * Every model's sessions use both.
+ */
+import { Sha256 } from "./sha256.js";
+
+/**
+ * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
+ * the kernel says their line is complete.
+ */
+export class PrefixHash {
+  /** Copies of bytes fed after the last complete line (one partial line at most). */
+  private pending: Uint8Array[] = [];
+
+  constructor(
+    readonly hash: Sha256,
+    private bytes: number,
+  ) {}
+
+  advance(fed: Uint8Array, completeBytes: number): void {
+    let owed = completeBytes - this.bytes;
+    while (owed > 0 && this.pending.length > 0) {
+      const chunk = this.pending[0] as Uint8Array;
+      const part = chunk.subarray(0, Math.min(owed, chunk.length));
+      this.hash.update(part);
+      owed -= part.length;
+      if (part.length === chunk.length) this.pending.shift();
+      else this.pending[0] = chunk.subarray(part.length);
+    }
+    const part = fed.subarray(0, Math.max(0, owed));
+    this.hash.update(part);
+    if (part.length < fed.length) this.pending.push(fed.slice(part.length));
+    this.bytes = completeBytes;
+  }
+}
+
+/** Hashes the first `bytes` of a stream and hands back what follows. */
+export class PrefixVerifier {
+  readonly hash = new Sha256();
+  seen = 0;
+
+  constructor(private readonly bytes: number) {}
+
+  get done(): boolean {
+    return this.seen >= this.bytes;
+  }
+
+  /** The part of `chunk` after the prefix, or null while the prefix is not yet complete. */
+  take(chunk: Uint8Array): Uint8Array | null {
+    const wanted = Math.max(0, Math.min(chunk.length, this.bytes - this.seen));
+    this.hash.update(chunk.subarray(0, wanted));
+    this.seen += chunk.length;
+    return this.seen >= this.bytes ? chunk.subarray(wanted) : null;
+  }
+}
