@@ -26,21 +26,27 @@ import { keep } from "./alloc";
 import {
   adoptStopped,
   FINDING_BYTES,
+  FindingFlag,
   ILLEGAL_RECORDS_LISTED_MAX,
   report,
   REPORT_BYTES,
   REPORT_ILLEGAL_LIST,
   REPORT_ILLEGAL_LISTED,
+  REPORT_INTEGRITY_COMPANION,
+  REPORT_INTEGRITY_EXPECTED,
+  REPORT_INTEGRITY_FIELD,
+  REPORT_INTEGRITY_INDEX,
   REPORT_INTEGRITY_KIND_LENGTH,
   REPORT_INTEGRITY_KIND_POINTER,
+  REPORT_INTEGRITY_PROBLEM,
   REPORT_INTEGRITY_REASON,
   REPORT_LIMIT,
   REPORT_RULES,
   stopped,
 } from "./audit";
 import { capacityOf, ENTRY_ID, ENTRY_ID_LENGTH, entryCount, idHash, slotsOf } from "./ids";
-import { Integrity } from "./integrity";
-import { FinishedOutcome, Kind } from "./records";
+import { Integrity, Problem } from "./integrity";
+import { FieldType, FinishedOutcome, Kind, Path } from "./records";
 import { Reason, Rule } from "./report";
 import {
   cancel,
@@ -545,8 +551,8 @@ function restoreReport(): bool {
   if (listed < 0 || listed > ILLEGAL_RECORDS_LISTED_MAX) return false;
   const limit = load<i32>(report + REPORT_LIMIT);
   if (limit < 0 || limit > 2) return false;
+  if (!integrityHolds()) return false;
   const integrity = load<i32>(report + REPORT_INTEGRITY_REASON);
-  if (integrity < Integrity.NONE || integrity > Integrity.UNKNOWN_KIND) return false;
   if (!forEachFinding(restoreFinding)) return false;
   if (integrity == Integrity.UNKNOWN_KIND) {
     if (!getBytes()) return false;
@@ -559,10 +565,34 @@ function restoreReport(): bool {
   return true;
 }
 
+/** An integrity fault is there exactly when its reason is, with every code in its range. */
+function integrityHolds(): bool {
+  const reason = load<i32>(report + REPORT_INTEGRITY_REASON);
+  const index = load<f64>(report + REPORT_INTEGRITY_INDEX);
+  if (reason == Integrity.NONE) return index == -1;
+  if (reason != Integrity.MALFORMED_EVENT && reason != Integrity.UNKNOWN_KIND) return false;
+  if (!(index >= 0)) return false;
+  // Texts are restored apart; until then the fault holds none.
+  store<u32>(report + REPORT_INTEGRITY_KIND_POINTER, 0);
+  store<u32>(report + REPORT_INTEGRITY_KIND_LENGTH, 0);
+  if (reason == Integrity.UNKNOWN_KIND) return true;
+  const problem = load<i32>(report + REPORT_INTEGRITY_PROBLEM);
+  const field = load<i32>(report + REPORT_INTEGRITY_FIELD);
+  const expected = load<i32>(report + REPORT_INTEGRITY_EXPECTED);
+  const companion = load<i32>(report + REPORT_INTEGRITY_COMPANION);
+  return (
+    problem >= Problem.INVALID_UTF8 && problem <= Problem.WITHOUT_COMPANION &&
+    field >= Path.NONE && field < Path.COUNT && companion >= Path.NONE && companion < Path.COUNT &&
+    expected >= FieldType.STRING && expected <= FieldType.HANDLE
+  );
+}
+
 function restoreFinding(finding: usize): bool {
   const kind = load<i32>(finding, 16);
   const reason = load<i32>(finding, 20);
+  const flags = load<i32>(finding, 40);
   if (kind < Kind.ACCEPTED || kind > Kind.LEASE || reason < 0 || reason > Reason.OUTCOME_MISMATCH) return false;
+  if (flags < 0 || flags > (FindingFlag.STRAND | FindingFlag.EFFECT)) return false;
   return adoptText(finding, 24) && adoptText(finding, 32);
 }
 

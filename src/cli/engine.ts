@@ -7,7 +7,10 @@
  */
 import { statSync } from "node:fs";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import { loadOperationsEngine } from "../../bindings/operations/index.js";
+import {
+  loadOperationsEngine,
+  type WasmOperationsEngine,
+} from "../../bindings/operations/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
@@ -131,10 +134,14 @@ async function auditOperationsStream(
   return { file, report, bytesRead };
 }
 
-let wasmOperationsEngine: Promise<OperationsEngine> | undefined;
+let wasmOperationsEngine: Promise<WasmOperationsEngine> | undefined;
 
 async function operationsEngineNamed(name: EngineName): Promise<OperationsEngine> {
-  if (name === "reference") return referenceOperationsEngine;
+  return name === "reference" ? referenceOperationsEngine : operationsKernel();
+}
+
+/** The operations model's WebAssembly engine, loaded once. */
+export function operationsKernel(): Promise<WasmOperationsEngine> {
   wasmOperationsEngine ??= loadOperationsEngine();
   return wasmOperationsEngine;
 }

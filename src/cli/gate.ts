@@ -4,8 +4,10 @@ import {
   gateViolation,
   type JournalInvariantViolation,
 } from "../gate/journal-invariant-violation.js";
+import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import { isLispExprJournal, readDagFile } from "../journal/index.js";
+import { peekModel } from "../journal/peek-model.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
 import {
@@ -16,7 +18,13 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import { auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
+import {
+  auditJournalFile,
+  DEFAULT_ENGINE,
+  ENGINE_NAMES,
+  engineNamed,
+  operationsKernel,
+} from "./engine.js";
 
 const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME]
@@ -34,8 +42,8 @@ snapshot to audit the whole journal again.
 Options:
   --dag FILE        the DAG for a journal without a header line
   --strict          refuse illegal events too
-  --snapshot FILE   keep the auditor's state in FILE between runs (dag JSONL journals, wasm
-                    engine)
+  --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of either
+                    model, wasm engine)
   --engine NAME     wasm (default) or reference
   --model NAME      the journal's model: dag or operations (by default its header's, else dag)
   -h, --help        show this help
@@ -97,6 +105,12 @@ function gated(report: ModelReport, journal: string, strict: boolean): Gated {
   return { report, violation: gateViolation(report, journal, strict) };
 }
 
+/** What the gate needs of an auditor, whatever the model: its report and its snapshot. */
+interface SnapshottingAuditor {
+  finish(): ModelReport;
+  snapshot(): Uint8Array;
+}
+
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
   journal: string,
@@ -107,8 +121,6 @@ async function auditWithSnapshot(
   model: ModelName | undefined,
 ): Promise<Gated> {
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
-  if (model !== undefined && model !== "dag")
-    throw new UsageError("--snapshot works on dag journals so far", "gate");
   if (isLispExprJournal(journal))
     throw new UsageError("--snapshot works on JSONL journals", "gate");
   if (snapshotPath === journal || snapshotPath === dagPath) {
@@ -117,25 +129,44 @@ async function auditWithSnapshot(
       "gate",
     );
   }
-  const engine = (await engineNamed("wasm")) as WasmEngine;
-  const dag = dagPath === undefined ? null : readDagFile(dagPath);
-  const options = { file: journal, dagName: dagPath, snapshots: true, snapshotFile: snapshotPath };
-  let auditor: ReturnType<WasmEngine["openAuditor"]>;
-  if (existsSync(snapshotPath)) {
-    auditor = await engine.resume(
-      readFileBytes(snapshotPath),
-      readFileChunks(journal),
-      dag,
-      options,
-    );
+  const peeked = await peekModel(readFileChunks(journal), journal);
+  const chosen = chooseModel(journal, peeked.model, model);
+  const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
+  const options = { file: journal, snapshots: true, snapshotFile: snapshotPath };
+  let auditor: SnapshottingAuditor;
+  if (chosen === "operations") {
+    if (dagPath !== undefined) {
+      throw new JournalError(
+        journal,
+        "--dag is for dag journals; an operations journal needs none",
+      );
+    }
+    const engine = await operationsKernel();
+    auditor =
+      snapshot === null
+        ? await fed(engine.openAuditor(options), peeked.chunks)
+        : await engine.resume(snapshot, peeked.chunks, options);
   } else {
-    auditor = engine.openAuditor(dag, options);
-    for await (const chunk of readFileChunks(journal)) auditor.write(chunk);
+    const engine = (await engineNamed("wasm")) as WasmEngine;
+    const dag = dagPath === undefined ? null : readDagFile(dagPath);
+    const dagOptions = { ...options, dagName: dagPath };
+    auditor =
+      snapshot === null
+        ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
+        : await engine.resume(snapshot, peeked.chunks, dag, dagOptions);
   }
-  const snapshot = auditor.snapshot();
+  const taken = auditor.snapshot();
   const result = gated(auditor.finish(), journal, strict);
-  if (result.violation === null) writeAtomically(snapshotPath, snapshot);
+  if (result.violation === null) writeAtomically(snapshotPath, taken);
   return result;
+}
+
+async function fed<A extends { write(chunk: Uint8Array): void }>(
+  auditor: A,
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<A> {
+  for await (const chunk of chunks) auditor.write(chunk);
+  return auditor;
 }
 
 /** A reader never sees half a snapshot: write beside it, then rename over it. */

@@ -79,6 +79,45 @@ describe("statefold gate", () => {
     expect(changed.stderr).toMatch(/are not the ones it covers/);
   });
 
+  it("with --snapshot, resumes an operations journal from its snapshot, and refuses a dag journal's", async () => {
+    const lines = readFileSync("examples/operations/retry-and-readback.jsonl", "utf8").split(
+      /(?<=\n)/,
+    );
+    const half = Math.floor(lines.length / 2);
+    const dir = tempFiles({
+      "ops.jsonl": lines.slice(0, half).join(""),
+      "j.jsonl": HEADER + START,
+    });
+    const journal = join(dir, "ops.jsonl");
+    const snapshot = join(dir, "ops.snapshot");
+    expect(await gate(journal, "--snapshot", snapshot)).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (${half - 1} events)\n`,
+    });
+    const passed = readFileSync(snapshot);
+    appendFileSync(journal, lines.slice(half).join(""));
+    expect(await gate(journal, "--snapshot", snapshot)).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (${lines.length - 1} events)\n`,
+    });
+    expect(readFileSync(snapshot)).not.toEqual(passed);
+    // A stale-epoch cancel appended: refused, the last good snapshot kept.
+    const after = readFileSync(snapshot);
+    appendFileSync(
+      journal,
+      '{"kind":"lease","strand":"s-new","epoch":2}\n{"kind":"lease","strand":"s-new","epoch":1}\n',
+    );
+    const refused = await gate(journal, "--snapshot", snapshot);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toMatch(/fencing is broken at line \d+/);
+    expect(readFileSync(snapshot)).toEqual(after);
+    const foreign = await gate(join(dir, "j.jsonl"), "--snapshot", snapshot);
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toMatch(
+      /refusing the snapshot: it is a snapshot of an operations journal, and this is a dag journal/,
+    );
+  });
+
   it("will not overwrite the journal with a snapshot", async () => {
     const run = await gate("examples/diamond.jsonl", "--snapshot", "examples/diamond.jsonl");
     expect(run.code).toBe(2);
