@@ -1,7 +1,9 @@
 /**
  * `npm run bench:check`: the short benchmark CI runs. In one run, interleaved (bench/measure.ts),
- * the WASM engine on JSONL must do a journal's work in at most half the plain-JS auditor's CPU
- * time and at most a 3.5th of the parse-only floor's. Ratios only, never absolute times: each round (one run of each engine, back
+ * the WASM engine on JSONL must do a dag journal's work in at most half the plain-JS auditor's
+ * CPU time and at most a 3.5th of the parse-only floor's; and the WASM operations engine an
+ * operations journal's in at most a fraction of the parse-only floor's (the gates:
+ * bench/gates.ts). Ratios only, never absolute times: each round (one run of each engine, back
  * to back) gives a ratio of times measured in the same weather, and the verdict is the median of
  * those per-round ratios.
  *
@@ -14,73 +16,89 @@
 import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { loadEngine } from "../bindings/index.js";
-import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import { ENGINES, type EngineName } from "./engines.js";
-import { campaignJournal } from "./journal-files.js";
-import { measureInterleaved, median } from "./measure.js";
-import { CHECK_SCALE } from "./scales.js";
-import { verifyFindings } from "./verify.js";
+import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
+import {
+  JS_AUDITOR_RATIO_MIN,
+  OPERATIONS_PARSE_ONLY_RATIO_MIN,
+  PARSE_ONLY_RATIO_MIN,
+} from "./gates.js";
+import { scaleJournal } from "./journal-files.js";
+import { type Measurement, measureInterleaved, median } from "./measure.js";
+import { CHECK_SCALE, eventsOf, OPERATIONS_CHECK_SCALE, type Scale } from "./scales.js";
+import { expectedReport, verifyFindings } from "./verify.js";
 
-/**
- * The kernel must beat the floor of any JavaScript auditor by this much on JSONL, in CPU time.
- * Measured on 2026-12-01: 4.79×, 4.95× and 4.88× (per-round 3.5–7.5×), on a quiet machine and
- * with `yes > /dev/null` on the other core alike; 3.5× leaves a quarter of room.
- */
-const PARSE_ONLY_RATIO_MIN = 3.5;
-/** ... and the best plain-JavaScript auditor by half again: measured 3.38–3.51×, idle or loaded. */
-const JS_AUDITOR_RATIO_MIN = 2;
-
-await refuseStaleKernel();
-const journal = await campaignJournal(CHECK_SCALE.campaign);
-const engines: EngineName[] = ["wasm-jsonl", "js-auditor", "parse-only"];
-const measurements = await measureInterleaved(
-  engines.map((engine) => ({ engine, path: journal.path })),
-  CHECK_SCALE,
-);
-const expected = await (await loadEngine()).auditBytes(null, readFileChunks(journal.path));
-verifyFindings(
-  CHECK_SCALE.name,
-  measurements.map((m) => ({
-    engine: m.job.engine,
-    finding: m.finding,
-    expected,
-    events: CHECK_SCALE.campaign.events,
-  })),
-);
-
-const measurementOf = (engine: EngineName) => measurements.find((m) => m.job.engine === engine);
-const cpuSamplesOf = (engine: EngineName) => measurementOf(engine)?.cpuSamplesMs ?? [];
-const wallSamplesOf = (engine: EngineName) => measurementOf(engine)?.samplesMs ?? [];
-const p50 = (engine: EngineName) =>
-  measurements.find((m) => m.job.engine === engine)?.p50Ms ?? Number.NaN;
-console.log(
-  `bench:check on ${CHECK_SCALE.name} (${(journal.bytes / 1e6).toFixed(1)} MB), ${CHECK_SCALE.rounds} interleaved rounds after ${CHECK_SCALE.warmupRounds} warmup:`,
-);
-for (const engine of engines) {
-  const ms = p50(engine);
-  const mbPerSecond = journal.bytes / 1e6 / (ms / 1000);
-  const cpuMs = median(cpuSamplesOf(engine));
-  console.log(
-    `  ${ENGINES[engine].label.padEnd(20)} p50 ${ms.toFixed(1)} ms wall (${mbPerSecond.toFixed(1)} MB/s), ${cpuMs.toFixed(1)} ms CPU`,
-  );
+interface Gate {
+  /** The engine the model's WASM engine is measured against, and the least ratio it must keep. */
+  readonly against: EngineName;
+  readonly min: number;
 }
-const checks = [
-  { against: "js-auditor", min: JS_AUDITOR_RATIO_MIN },
-  { against: "parse-only", min: PARSE_ONLY_RATIO_MIN },
-] as const;
+
+/** Each journal measured on its own, its model's WASM engine against the engines of its gates. */
+const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate[] }[] = [
+  {
+    scale: CHECK_SCALE,
+    gates: [
+      { against: "js-auditor", min: JS_AUDITOR_RATIO_MIN },
+      { against: "parse-only", min: PARSE_ONLY_RATIO_MIN },
+    ],
+  },
+  {
+    scale: OPERATIONS_CHECK_SCALE,
+    gates: [{ against: "parse-only", min: OPERATIONS_PARSE_ONLY_RATIO_MIN }],
+  },
+];
+
+await refuseStaleKernels();
 let failed = false;
-for (const { against, min } of checks) {
-  const cpu = roundRatios(cpuSamplesOf(against), cpuSamplesOf("wasm-jsonl"));
-  const wall = roundRatios(wallSamplesOf(against), wallSamplesOf("wasm-jsonl"));
-  const ratio = median(cpu);
-  const ok = ratio >= min;
-  failed ||= !ok;
-  console.log(
-    `  ${ok ? "ok  " : "FAIL"} WASM engine / ${ENGINES[against].label}: ${ratio.toFixed(2)}× CPU time (at least ${min}×; per-round ${spreadOf(cpu)}); wall time ${median(wall).toFixed(2)}× (per-round ${spreadOf(wall)})`,
-  );
-}
+for (const { scale, gates } of CHECKS) failed = !(await check(scale, gates)) || failed;
 process.exitCode = failed ? 1 : 0;
+
+/** Measures the scale's journal, prints the figures and each gate's verdict; true when all hold. */
+async function check(scale: Scale, gates: readonly Gate[]): Promise<boolean> {
+  const journal = await scaleJournal(scale);
+  const wasm = WASM_JSONL_ENGINES[scale.model];
+  const engines: EngineName[] = [wasm, ...gates.map((gate) => gate.against)];
+  const measurements = await measureInterleaved(
+    engines.map((engine) => ({ engine, path: journal.path })),
+    scale,
+  );
+  const expected = await expectedReport(scale.model, journal.path);
+  verifyFindings(
+    scale.name,
+    measurements.map((m) => ({
+      engine: m.job.engine,
+      finding: m.finding,
+      expected,
+      events: eventsOf(scale),
+    })),
+  );
+
+  const measurementOf = (engine: EngineName) =>
+    measurements.find((m) => m.job.engine === engine) as Measurement;
+  console.log(
+    `bench:check on ${scale.name} (${(journal.bytes / 1e6).toFixed(1)} MB), ${scale.rounds} interleaved rounds after ${scale.warmupRounds} warmup:`,
+  );
+  for (const engine of engines) {
+    const { p50Ms, cpuSamplesMs } = measurementOf(engine);
+    const mbPerSecond = journal.bytes / 1e6 / (p50Ms / 1000);
+    const cpuMs = median(cpuSamplesMs);
+    console.log(
+      `  ${ENGINES[engine].label.padEnd(30)} p50 ${p50Ms.toFixed(1)} ms wall (${mbPerSecond.toFixed(1)} MB/s), ${cpuMs.toFixed(1)} ms CPU`,
+    );
+  }
+  let ok = true;
+  for (const { against, min } of gates) {
+    const cpu = roundRatios(measurementOf(against).cpuSamplesMs, measurementOf(wasm).cpuSamplesMs);
+    const wall = roundRatios(measurementOf(against).samplesMs, measurementOf(wasm).samplesMs);
+    const ratio = median(cpu);
+    const holds = ratio >= min;
+    ok &&= holds;
+    console.log(
+      `  ${holds ? "ok  " : "FAIL"} ${ENGINES[wasm].label} / ${ENGINES[against].label}: ${ratio.toFixed(2)}× CPU time (at least ${min}×; per-round ${spreadOf(cpu)}); wall time ${median(wall).toFixed(2)}× (per-round ${spreadOf(wall)})`,
+    );
+  }
+  return ok;
+}
 
 /** Per round, the other engine's time over the WASM engine's. */
 function roundRatios(other: readonly number[], wasm: readonly number[]): number[] {
@@ -91,8 +109,8 @@ function spreadOf(ratios: readonly number[]): string {
   return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}`;
 }
 
-/** A kernel older than its sources would measure the wrong code: build it first. */
-async function refuseStaleKernel(): Promise<void> {
+/** A kernel older than its sources would measure the wrong code: build them first. */
+async function refuseStaleKernels(): Promise<void> {
   const root = fileURLToPath(new URL("../../", import.meta.url));
   const sources = (await readdir(`${root}assembly`, { recursive: true })).filter((name) =>
     name.endsWith(".ts"),
@@ -100,7 +118,13 @@ async function refuseStaleKernel(): Promise<void> {
   const newestSource = Math.max(
     ...sources.map((name) => statSync(`${root}assembly/${name}`).mtimeMs),
   );
-  for (const build of ["build/statefold.wasm", "build/statefold.simd.wasm"]) {
+  const builds = [
+    "build/statefold.wasm",
+    "build/statefold.simd.wasm",
+    "build/statefold-operations.wasm",
+    "build/statefold-operations.simd.wasm",
+  ];
+  for (const build of builds) {
     if (statSync(`${root}${build}`).mtimeMs < newestSource) {
       throw new Error(`${build} is older than assembly/: run npm run build:wasm first`);
     }

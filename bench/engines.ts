@@ -3,16 +3,22 @@
  * journal file and returns what it found, so that every run can check the engines agree.
  * `prepareEngine` does the work a caller does once (loading the kernel, parsing events for the
  * object API); the function it returns is what is timed.
+ *
+ * Each engine reads the journals of the models it names: most are of the dag model (their names
+ * say none), two audit operations journals (named `operations-…`), and the parse-only floor
+ * parses any JSONL. A scale measures the engines of its journal's model.
  */
 import { type EncodedEvents, encodeEvents, foldEncoded } from "../bindings/fold-records.js";
 import { loadEngine } from "../bindings/index.js";
 import { instantiateKernel } from "../bindings/kernel.js";
+import { loadOperationsEngine } from "../bindings/operations/index.js";
 import { packDag } from "../bindings/pack-dag.js";
 import { readReport } from "../bindings/read-report.js";
 import { referenceEngine } from "../src/engine.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { Report } from "../src/models/dag/report.js";
 import type { Status } from "../src/models/dag/state.js";
+import type { ModelName, ModelReport } from "../src/models/registry.js";
+import { referenceOperationsEngine } from "../src/operations-engine.js";
 import { JsAuditor } from "./js-auditor/index.js";
 import { parseOnly } from "./parse-only.js";
 import { readParsedJournal } from "./parsed-journal.js";
@@ -25,6 +31,8 @@ export interface EngineSpec {
   readonly input: string;
   /** What it checks. */
   readonly checks: string;
+  /** The models whose journals it reads. */
+  readonly models: readonly ModelName[];
   /** Whether it may need a prefix to finish a scale within the time budget. */
   readonly mayNeedPrefix: boolean;
   /** Whether its peak memory includes events parsed before the timed runs. */
@@ -36,6 +44,7 @@ export const ENGINES = {
     label: "WASM engine, JSONL",
     input: "JSONL bytes streamed from the file (`auditBytes`)",
     checks: "everything",
+    models: ["dag"],
     mayNeedPrefix: false,
     holdsParsedEvents: false,
   },
@@ -43,6 +52,7 @@ export const ENGINES = {
     label: "WASM engine, object API",
     input: "events parsed beforehand (`audit(dag, events)`)",
     checks: "everything",
+    models: ["dag"],
     mayNeedPrefix: false,
     holdsParsedEvents: true,
   },
@@ -50,6 +60,7 @@ export const ENGINES = {
     label: "WASM kernel alone",
     input: "events encoded as records beforehand (`foldEncoded`)",
     checks: "everything",
+    models: ["dag"],
     mayNeedPrefix: false,
     holdsParsedEvents: true,
   },
@@ -57,6 +68,7 @@ export const ENGINES = {
     label: "plain-JS auditor",
     input: "JSONL bytes streamed from the file",
     checks: "everything",
+    models: ["dag"],
     mayNeedPrefix: false,
     holdsParsedEvents: false,
   },
@@ -64,6 +76,7 @@ export const ENGINES = {
     label: "reference model",
     input: "JSONL bytes from the file (`referenceEngine.auditBytes`)",
     checks: "everything",
+    models: ["dag"],
     mayNeedPrefix: true,
     holdsParsedEvents: false,
   },
@@ -71,6 +84,7 @@ export const ENGINES = {
     label: "XState 5",
     input: "`readline` + `JSON.parse`, one actor per node",
     checks: "fold only: no integrity, legality or invariants",
+    models: ["dag"],
     mayNeedPrefix: true,
     holdsParsedEvents: false,
   },
@@ -78,7 +92,24 @@ export const ENGINES = {
     label: "parse-only floor",
     input: "`readline` + `JSON.parse`",
     checks: "none",
+    models: ["dag", "operations"],
     mayNeedPrefix: false,
+    holdsParsedEvents: false,
+  },
+  "operations-wasm-jsonl": {
+    label: "WASM operations engine, JSONL",
+    input: "JSONL bytes streamed from the file (`loadOperationsEngine().auditBytes`)",
+    checks: "everything",
+    models: ["operations"],
+    mayNeedPrefix: false,
+    holdsParsedEvents: false,
+  },
+  "operations-reference": {
+    label: "operations reference model",
+    input: "JSONL bytes from the file, read whole (`referenceOperationsEngine.auditBytes`)",
+    checks: "everything",
+    models: ["operations"],
+    mayNeedPrefix: true,
     holdsParsedEvents: false,
   },
 } as const satisfies Record<string, EngineSpec>;
@@ -90,9 +121,31 @@ export function isEngineName(name: string): name is EngineName {
   return Object.hasOwn(ENGINES, name);
 }
 
-/** What one run found: an auditor's report, a fold's final counts, or how many lines parsed. */
+/**
+ * Each model's WASM engine on JSONL: measured at every scale of the model, the engine every other
+ * is compared with (the tables' ratios), and whose report in the bench's own process is what the
+ * measured engines must find (bench/verify.ts).
+ */
+export const WASM_JSONL_ENGINES = {
+  dag: "wasm-jsonl",
+  operations: "operations-wasm-jsonl",
+} as const satisfies Record<ModelName, EngineName>;
+
+/** The engines of `chosen` that read the model's journals, its WASM engine on JSONL first. */
+export function enginesOfModel(model: ModelName, chosen: readonly EngineName[]): EngineName[] {
+  const wasm = WASM_JSONL_ENGINES[model];
+  const others = chosen.filter(
+    (engine) => engine !== wasm && (ENGINES[engine].models as readonly ModelName[]).includes(model),
+  );
+  return [wasm, ...others];
+}
+
+/**
+ * What one run found: an auditor's report (of the journal's model), a fold's final counts, or how
+ * many lines parsed.
+ */
 export type Finding =
-  | { readonly report: Report }
+  | { readonly report: ModelReport }
   | { readonly counts: Readonly<Record<Status, number>>; readonly illegal?: number }
   | { readonly parsed: number };
 
@@ -121,6 +174,14 @@ export async function prepareEngine(name: EngineName, path: string): Promise<Run
       return async () => ({ counts: await xstateFold(path) });
     case "parse-only":
       return async () => ({ parsed: await parseOnly(path) });
+    case "operations-wasm-jsonl": {
+      const engine = await loadOperationsEngine();
+      return async () => ({ report: await engine.auditBytes(readFileChunks(path)) });
+    }
+    case "operations-reference":
+      return async () => ({
+        report: await referenceOperationsEngine.auditBytes(readFileChunks(path)),
+      });
     default: {
       const unreachable: never = name;
       return unreachable;

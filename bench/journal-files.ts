@@ -7,20 +7,59 @@ import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CampaignOptions, campaignLines } from "../src/generate/campaign.js";
+import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
+import { operationsJournalChunks } from "../src/generate/operations/journal.js";
+import type { OperationsMix, Scale } from "./scales.js";
 
 export interface JournalFile {
   readonly path: string;
   readonly bytes: number;
 }
 
+const BENCH_FOLDER = join(tmpdir(), "statefold-bench");
+
+/** The scale's whole journal, of its model. */
+export function scaleJournal(scale: Scale, folder = BENCH_FOLDER): Promise<JournalFile> {
+  return scale.model === "dag"
+    ? campaignJournal(scale.campaign, folder)
+    : operationsJournal(scale.operations, folder);
+}
+
 /** The campaign's journal, in `folder` (by default the benchmarks' own in the temp folder). */
 export async function campaignJournal(
   options: CampaignOptions,
-  folder = join(tmpdir(), "statefold-bench"),
+  folder = BENCH_FOLDER,
+): Promise<JournalFile> {
+  // campaignLines gives lines without their line feeds.
+  return journalFile(folder, campaignName(options), () => campaignLines(options), "\n");
+}
+
+/** The operations journal of the mix, in `folder` (by default the benchmarks' own). */
+export async function operationsJournal(
+  mix: OperationsMix,
+  folder = BENCH_FOLDER,
+): Promise<JournalFile> {
+  const faults = OPERATIONS_FAULT_KINDS.map((kind) => ({ kind, count: mix.faultsOfEachKind }));
+  // Pieces of whole lines, line feeds included: the generator's fastest form.
+  const pieces = () =>
+    operationsJournalChunks({
+      events: mix.events,
+      seed: mix.seed,
+      ...(mix.strands === undefined ? {} : { strands: mix.strands }),
+      faults: mix.faultsOfEachKind > 0 ? faults : [],
+    });
+  return journalFile(folder, operationsName(mix), pieces, "");
+}
+
+async function journalFile(
+  folder: string,
+  name: string,
+  texts: () => Iterable<string>,
+  terminator: "\n" | "",
 ): Promise<JournalFile> {
   await mkdir(folder, { recursive: true });
-  const path = join(folder, `${campaignName(options)}.jsonl`);
-  if (!existsSync(path)) await writeLines(path, campaignLines(options));
+  const path = join(folder, `${name}.jsonl`);
+  if (!existsSync(path)) await writeTexts(path, texts(), terminator);
   return { path, bytes: statSync(path).size };
 }
 
@@ -33,23 +72,46 @@ function campaignName(options: CampaignOptions): string {
     ["w", options.surfacePathsMax],
     ["i", options.illegalRate],
   ];
-  const suffix = optional.map(([key, value]) => (value === undefined ? "" : `-${key}${value}`));
-  return `campaign-n${options.nodes}-e${options.events}-s${options.seed}${suffix.join("")}`;
+  return `campaign-n${options.nodes}-e${options.events}-s${options.seed}${suffixOf(optional)}`;
 }
 
-async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+/** As campaignName: `-t` strands, `-f` faults of each kind. */
+function operationsName(mix: OperationsMix): string {
+  const optional: [string, number | undefined][] = [
+    ["t", mix.strands],
+    ["f", mix.faultsOfEachKind],
+  ];
+  return `operations-e${mix.events}-s${mix.seed}${suffixOf(optional)}`;
+}
+
+function suffixOf(optional: readonly [string, number | undefined][]): string {
+  return optional.map(([key, value]) => (value === undefined ? "" : `-${key}${value}`)).join("");
+}
+
+/** Batches of about this many characters: a line or a 64 K piece alike, one write a mebibyte. */
+const BATCH_CHARS = 1 << 20;
+
+/** Each text followed by `terminator`, written in batches, then renamed into place whole. */
+async function writeTexts(
+  path: string,
+  texts: Iterable<string>,
+  terminator: "\n" | "",
+): Promise<void> {
   const partial = `${path}.partial`;
   const out = createWriteStream(partial);
   let pending: string[] = [];
-  for (const line of lines) {
-    pending.push(line);
-    if (pending.length === 4096) {
-      if (!out.write(`${pending.join("\n")}\n`))
+  let pendingChars = 0;
+  for (const text of texts) {
+    pending.push(text);
+    pendingChars += text.length;
+    if (pendingChars >= BATCH_CHARS) {
+      if (!out.write(`${pending.join(terminator)}${terminator}`))
         await new Promise<void>((resolve) => out.once("drain", () => resolve()));
       pending = [];
+      pendingChars = 0;
     }
   }
-  out.write(pending.length > 0 ? `${pending.join("\n")}\n` : "");
+  out.write(pending.length > 0 ? `${pending.join(terminator)}${terminator}` : "");
   await new Promise<void>((resolve, reject) =>
     out.end((error?: Error | null) => (error ? reject(error) : resolve())),
   );

@@ -1,5 +1,16 @@
-/** BENCHMARKS.md: what was measured, on what, by which command, the chart and the tables. */
+/**
+ * BENCHMARKS.md: what was measured, on what, by which command, then for each model measured, in
+ * the scales' order (the dag's first), its chart, its summary and its scales' tables.
+ */
+import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
+import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
+import type { ModelName } from "../src/models/registry.js";
 import { ENGINES, type EngineName } from "./engines.js";
+import {
+  JS_AUDITOR_RATIO_MIN,
+  OPERATIONS_PARSE_ONLY_RATIO_MIN,
+  PARSE_ONLY_RATIO_MIN,
+} from "./gates.js";
 import type { Machine } from "./machine.js";
 import { type Row, ratioToWasm } from "./rows.js";
 import type { Scale } from "./scales.js";
@@ -13,7 +24,43 @@ export interface BenchmarkRun {
   readonly scales: readonly Scale[];
   readonly journalBytes: ReadonlyMap<string, number>;
   readonly rows: readonly Row[];
-  readonly chartFile: string;
+  /** Each measured model's chart, relative to the markdown file. */
+  readonly chartFiles: ReadonlyMap<ModelName, string>;
+}
+
+/** What the markdown says of each model: its summary's heading, text and columns, its chart's alt text. */
+const MODEL_PARTS: Record<
+  ModelName,
+  {
+    /** The engines whose throughput the summary sets the model's WASM engine against. */
+    readonly summaryEngines: readonly EngineName[];
+    readonly summaryHeading: string;
+    readonly summaryText: string;
+    readonly chartAlt: string;
+  }
+> = {
+  dag: {
+    summaryEngines: ["parse-only", "js-auditor", "xstate", "reference"],
+    summaryHeading: "## Summary",
+    summaryText: `How many times the WASM engine's throughput on JSONL is each engine's (bench:check requires at least ${PARSE_ONLY_RATIO_MIN}× the parse-only floor's and ${JS_AUDITOR_RATIO_MIN}× the plain-JS auditor's, in CPU time). XState folds only; the reference and, where marked, XState ran on a prefix.`,
+    chartAlt: "Throughput against journal size",
+  },
+  operations: {
+    summaryEngines: ["parse-only", "operations-reference"],
+    summaryHeading: "## Summary: the operations model",
+    summaryText: `How many times the WASM operations engine's throughput on JSONL is each engine's (bench:check requires at least ${OPERATIONS_PARSE_ONLY_RATIO_MIN}× the parse-only floor's, in CPU time). The reference ran on a prefix where marked.`,
+    chartAlt: "Throughput of the operations model against journal size",
+  },
+};
+
+/** A scale's journal, for its table's heading. */
+function journalOf(scale: Scale): string {
+  if (scale.model === "dag") {
+    return `${count(scale.campaign.events)} events, DAG of ${count(scale.campaign.nodes)} nodes`;
+  }
+  const { events, strands, faultsOfEachKind } = scale.operations;
+  const faults = faultsOfEachKind * OPERATIONS_FAULT_KINDS.length;
+  return `${count(events)} records, ${count(strands ?? OPERATIONS_STRANDS_DEFAULT)} strands, ${count(faults)} injected faults`;
 }
 
 export function benchmarksMarkdown(run: BenchmarkRun): string {
@@ -32,9 +79,9 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
     "## How it is measured",
     "",
     "- Each engine runs in a worker process of its own; the workers take turns, one timed run each per round, the order rotating from round to round, after a warmup round. A run is one whole audit (or fold, or parse) of the journal file; tinybench times it; the figures are the **median** run (p50).",
-    "- Journals come from `campaignLines` (src/generate/campaign.ts) and live in the OS temp folder, in the page cache after the first read. MB = 10⁶ bytes of JSONL.",
+    "- Journals come from `campaignLines` (src/generate/campaign.ts) and, for the operations model, `operationsJournalChunks` (src/generate/operations/journal.ts), and live in the OS temp folder, in the page cache after the first read. MB = 10⁶ bytes of JSONL.",
     `- Peak memory is the worker's resident-set high-water mark (\`process.resourceUsage().maxRSS\`), Node itself included: an idle Node process reaches ${mib(run.idleNodeRssBytes)}. For the object API and the kernel alone it includes the events parsed before the timed runs (the object API needs them in memory).`,
-    "- Before a figure is reported the run checks that the engines agree: the auditors' reports deep-equal the WASM engine's on the same span of the journal, XState's and the kernel's final counts match, the parse-only loop parsed every line.",
+    "- Before a figure is reported the run checks that the engines agree: the auditors' reports deep-equal the WASM engine's (of the journal's model) on the same span of the journal, XState's and the kernel's final counts match, the parse-only loop parsed every line.",
     "- An engine that cannot finish a scale within a few minutes runs on a prefix of the journal (the header and the first events), marked below with how far it got.",
     "",
     "## Engines",
@@ -46,20 +93,31 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
       return `| ${spec.label} | ${spec.input} | ${spec.checks} |`;
     }),
     "",
-    `![Throughput against journal size](${run.chartFile})`,
-    "",
-    ...summary(run),
-    ...run.scales.flatMap((scale) => scaleTable(scale, run)),
+    ...modelsOf(run.scales).flatMap((model) => modelPart(model, run)),
   ].join("\n");
+}
+
+function modelsOf(scales: readonly Scale[]): ModelName[] {
+  return [...new Set(scales.map((scale) => scale.model))];
+}
+
+/** The model's chart, summary and scales' tables. */
+function modelPart(model: ModelName, run: BenchmarkRun): string[] {
+  const scales = run.scales.filter((scale) => scale.model === model);
+  const chartFile = run.chartFiles.get(model);
+  return [
+    ...(chartFile === undefined ? [] : [`![${MODEL_PARTS[model].chartAlt}](${chartFile})`, ""]),
+    ...summary(model, scales, run.rows),
+    ...scales.flatMap((scale) => scaleTable(scale, run)),
+  ];
 }
 
 function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
   const rows = run.rows.filter((row) => row.scale === scale.name);
   if (rows.length === 0) return [];
-  const { nodes, events } = scale.campaign;
   const bytes = run.journalBytes.get(scale.name) ?? 0;
   return [
-    `## \`${scale.name}\`: ${count(events)} events, DAG of ${count(nodes)} nodes, ${(bytes / 1e6).toFixed(0)} MB`,
+    `## \`${scale.name}\`: ${journalOf(scale)}, ${(bytes / 1e6).toFixed(0)} MB`,
     "",
     "| engine | events per run | events/s | MB/s | p50 run | runs | peak RSS | × WASM JSONL |",
     "|---|---|--:|--:|--:|--:|--:|--:|",
@@ -77,26 +135,26 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
   ];
 }
 
-/** The ratios bench:check holds, and the other headline ratios, per scale. */
-function summary(run: BenchmarkRun): string[] {
-  const lines = run.scales.flatMap((scale) => {
-    const rows = run.rows.filter((row) => row.scale === scale.name);
+/** The ratios bench:check holds, and the other headline ratios, per scale of the model. */
+function summary(model: ModelName, scales: readonly Scale[], all: readonly Row[]): string[] {
+  const part = MODEL_PARTS[model];
+  const lines = scales.flatMap((scale) => {
+    const rows = all.filter((row) => row.scale === scale.name);
     const over = (engine: EngineName) => {
       const row = rows.find((candidate) => candidate.engine === engine);
       return row === undefined ? "—" : ratio(1 / ratioToWasm(row, rows));
     };
     if (rows.length === 0) return [];
-    return [
-      `| \`${scale.name}\` | ${over("parse-only")} | ${over("js-auditor")} | ${over("xstate")} | ${over("reference")} |`,
-    ];
+    return [`| \`${scale.name}\` | ${part.summaryEngines.map(over).join(" | ")} |`];
   });
+  if (lines.length === 0) return [];
   return [
-    "## Summary",
+    part.summaryHeading,
     "",
-    "How many times the WASM engine's throughput on JSONL is each engine's (bench:check requires at least 6× the parse-only floor and more than 1× the plain-JS auditor). XState folds only; the reference and, where marked, XState ran on a prefix.",
+    part.summaryText,
     "",
-    "| scale | parse-only floor | plain-JS auditor | XState 5 | reference model |",
-    "|---|--:|--:|--:|--:|",
+    `| scale | ${part.summaryEngines.map((engine) => ENGINES[engine].label).join(" | ")} |`,
+    `|---|${part.summaryEngines.map(() => "--:").join("|")}|`,
     ...lines,
     "",
   ];

@@ -1,5 +1,5 @@
 /** One measured engine at one scale, with the figures BENCHMARKS.md and bench:check report. */
-import type { EngineName } from "./engines.js";
+import { type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
 import type { Measurement } from "./measure.js";
 import type { JournalSpan } from "./prefix.js";
 
@@ -35,8 +35,11 @@ export function rowOf(
   };
 }
 
-/** The row's throughput over the WASM engine's on JSONL at the same scale. */
+/** The WASM engines on JSONL, one per model; a scale measures one of them. */
+const WASM_JSONL: ReadonlySet<EngineName> = new Set(Object.values(WASM_JSONL_ENGINES));
+
+/** The row's throughput over that of the WASM engine on JSONL (of its model) at the same scale. */
 export function ratioToWasm(row: Row, rows: readonly Row[]): number {
-  const wasm = rows.find((other) => other.scale === row.scale && other.engine === "wasm-jsonl");
+  const wasm = rows.find((other) => other.scale === row.scale && WASM_JSONL.has(other.engine));
   return wasm === undefined ? Number.NaN : row.eventsPerSecond / wasm.eventsPerSecond;
 }

@@ -12,7 +12,7 @@ import type { EngineName } from "./engines.js";
 import type { JournalFile } from "./journal-files.js";
 import { measureInterleaved } from "./measure.js";
 import { eventsWithin, type JournalSpan, journalPrefix } from "./prefix.js";
-import type { Scale } from "./scales.js";
+import { eventsOf, type Scale } from "./scales.js";
 
 const FIRST_PROBE_EVENTS = 100;
 
@@ -22,7 +22,7 @@ export async function spanFor(
   scale: Scale,
   log: (text: string) => void,
 ): Promise<JournalSpan> {
-  const total = scale.campaign.events;
+  const total = eventsOf(scale);
   const whole: JournalSpan = { ...journal, events: total, of: total };
   const fixedSeconds = await probe(engine, journal, 0);
   log(`  ${engine}: the header alone in ${fixedSeconds.toFixed(2)} s`);

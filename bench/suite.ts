@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: every engine side by side at three scales (bench/scales.ts), measured
- * interleaved in worker processes (bench/measure.ts), checked to agree (bench/verify.ts), and
- * written to BENCHMARKS.md with a chart of throughput against journal size.
+ * `npm run bench`: every engine side by side at three scales of each model (bench/scales.ts) —
+ * at a scale, the engines that read its model's journals — measured interleaved in worker
+ * processes (bench/measure.ts), checked to agree (bench/verify.ts), and written to BENCHMARKS.md
+ * with a chart per model of throughput against journal size.
  *
  * Back of the envelope: the largest journal is 1.4 GB of ~140-byte lines; at the 1 GB/s a
  * vectorised scanner can reach on one core that is 1.4 s and 7 M lines/s (~140 ns, ~400 cycles a
@@ -10,27 +11,27 @@
  * check.
  *
  * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --out FILE]
- * (a run of some scales or engines writes BENCHMARKS.md only when --out names it).
+ * (a run of some scales or engines writes BENCHMARKS.md only when --out names it; the charts go
+ * to bench/ beside the file it names). Each scale measures its model's WASM engine on JSONL
+ * whatever --engines says: every ratio is to it.
  */
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadEngine, type WasmEngine } from "../bindings/index.js";
-import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { Report } from "../src/models/dag/report.js";
-import { ENGINE_NAMES, ENGINES, type EngineName, isEngineName } from "./engines.js";
-import { campaignJournal } from "./journal-files.js";
+import type { ModelName, ModelReport } from "../src/models/registry.js";
+import { ENGINE_NAMES, ENGINES, type EngineName, enginesOfModel, isEngineName } from "./engines.js";
+import { scaleJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";
 import { benchmarksMarkdown, count, mib, ratio } from "./markdown.js";
 import { measureInterleaved } from "./measure.js";
 import type { JournalSpan } from "./prefix.js";
 import { type Row, ratioToWasm, rowOf } from "./rows.js";
-import { SCALES, type Scale } from "./scales.js";
+import { eventsOf, SCALES, type Scale } from "./scales.js";
 import { spanFor } from "./span.js";
 import { lineChartSvg, type Series } from "./svg-chart.js";
-import { verifyFindings } from "./verify.js";
+import { expectedReport, verifyFindings } from "./verify.js";
 
 const { values } = parseArgs({
   options: {
@@ -41,15 +42,16 @@ const { values } = parseArgs({
 });
 
 const scales = values.scales === undefined ? SCALES : pick(values.scales, SCALES);
-const engines =
+const chosenEngines =
   values.engines === undefined
     ? ENGINE_NAMES
     : values.engines.split(",").map((name) => {
         if (!isEngineName(name)) throw new Error(`no engine ${name}: ${ENGINE_NAMES.join(", ")}`);
         return name;
       });
-if (!engines.includes("wasm-jsonl")) engines.unshift("wasm-jsonl"); // every ratio is to it
-const complete = scales.length === SCALES.length && engines.length === ENGINE_NAMES.length;
+const complete = scales.length === SCALES.length && chosenEngines.length === ENGINE_NAMES.length;
+/** The models of the scales run, in the scales' order: a chart each. */
+const models = [...new Set(scales.map((scale) => scale.model))];
 const out = values.out ?? (complete ? "BENCHMARKS.md" : null);
 
 /** Parsed events for the object API need more than Node's default heap at 10⁷ events. */
@@ -58,18 +60,23 @@ const LARGE_HEAP = ["--max-old-space-size=16384"];
 const machine = describeMachine();
 const log = (text: string) => console.log(text);
 const journalBytes = new Map<string, number>();
-/** A WASM engine in this process, for the expected reports the measured engines must give. */
-let checker: WasmEngine;
 
 async function main(): Promise<void> {
   log(`statefold bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
-  checker = await loadEngine();
   const rows: Row[] = [];
   for (const scale of scales) rows.push(...(await runScale(scale)));
 
   if (out !== null) {
-    const chartFile = join(dirname(out), "bench", "throughput.svg");
-    writeFileSync(chartFile, chart(rows));
+    /** Each chart's path relative to the markdown file, as the markdown links it. */
+    const chartFiles = new Map<ModelName, string>();
+    const written: string[] = [];
+    for (const model of models) {
+      const chartFile = join(dirname(out), "bench", CHARTS[model].file);
+      mkdirSync(dirname(chartFile), { recursive: true }); // an --out elsewhere than the repository
+      writeFileSync(chartFile, chart(model, rows));
+      chartFiles.set(model, `bench/${basename(chartFile)}`);
+      written.push(chartFile);
+    }
     writeFileSync(
       out,
       benchmarksMarkdown({
@@ -81,26 +88,26 @@ async function main(): Promise<void> {
         scales,
         journalBytes,
         rows,
-        chartFile: `bench/${basename(chartFile)}`,
+        chartFiles,
       }),
     );
-    log(`wrote ${out} and ${chartFile}`);
+    log(`wrote ${out} and ${written.join(", ")}`);
   }
 }
 
 async function runScale(scale: Scale): Promise<Row[]> {
   log(`\n${scale.name}: writing or reusing the journal…`);
-  const journal = await campaignJournal(scale.campaign);
+  const journal = await scaleJournal(scale);
   journalBytes.set(scale.name, journal.bytes);
-  const full: JournalSpan = {
-    ...journal,
-    events: scale.campaign.events,
-    of: scale.campaign.events,
-  };
-  const expected = new Map<string, Report>([[journal.path, await audit(checker, journal.path)]]);
-  if (expected.get(journal.path)?.events !== full.events) {
-    throw new Error(`${scale.name}: the campaign ended before ${full.events} events`);
+  const full: JournalSpan = { ...journal, events: eventsOf(scale), of: eventsOf(scale) };
+  const audit = (path: string) => expectedReport(scale.model, path);
+  const expected = new Map<string, ModelReport>([[journal.path, await audit(journal.path)]]);
+  const found = expected.get(journal.path)?.events;
+  if (found !== full.events) {
+    // A dag campaign ends early when every task is proven (the pass rates are set against it).
+    throw new Error(`${scale.name}: the journal has ${found} events, not ${full.events}`);
   }
+  const engines = enginesOfModel(scale.model, chosenEngines);
   const spans = new Map<EngineName, JournalSpan>();
   for (const engine of engines) {
     spans.set(
@@ -109,7 +116,7 @@ async function runScale(scale: Scale): Promise<Row[]> {
     );
   }
   for (const span of spans.values()) {
-    if (!expected.has(span.path)) expected.set(span.path, await audit(checker, span.path));
+    if (!expected.has(span.path)) expected.set(span.path, await audit(span.path));
   }
   log(
     `  measuring ${engines.length} engines, ${scale.rounds} rounds after ${scale.warmupRounds} warmup…`,
@@ -127,7 +134,7 @@ async function runScale(scale: Scale): Promise<Row[]> {
     measurements.map((m) => ({
       engine: m.job.engine,
       finding: m.finding,
-      expected: expected.get(m.job.path) as Report,
+      expected: expected.get(m.job.path) as ModelReport,
       events: (spans.get(m.job.engine) as JournalSpan).events,
     })),
   );
@@ -136,7 +143,7 @@ async function runScale(scale: Scale): Promise<Row[]> {
   );
   for (const row of scaleRows) {
     log(
-      `  ${ENGINES[row.engine].label.padEnd(24)} ${count(Math.round(row.eventsPerSecond)).padStart(12)} events/s  ${row.megabytesPerSecond?.toFixed(1) ?? "—"} MB/s  ${mib(row.maxRssBytes)}  ${ratio(ratioToWasm(row, scaleRows))}`,
+      `  ${ENGINES[row.engine].label.padEnd(30)} ${count(Math.round(row.eventsPerSecond)).padStart(12)} events/s  ${row.megabytesPerSecond?.toFixed(1) ?? "—"} MB/s  ${mib(row.maxRssBytes)}  ${ratio(ratioToWasm(row, scaleRows))}`,
     );
   }
   return scaleRows;
@@ -146,10 +153,7 @@ function readsBytes(engine: EngineName): boolean {
   return !ENGINES[engine].holdsParsedEvents;
 }
 
-async function audit(engine: WasmEngine, path: string): Promise<Report> {
-  return engine.auditBytes(null, readFileChunks(path));
-}
-
+/** Each model's WASM engine in the same red, its reference in the same green. */
 const COLORS: Record<EngineName, string> = {
   "wasm-jsonl": "#d62728",
   "wasm-objects": "#ff7f0e",
@@ -158,13 +162,34 @@ const COLORS: Record<EngineName, string> = {
   reference: "#2ca02c",
   xstate: "#9467bd",
   "parse-only": "#7f7f7f",
+  "operations-wasm-jsonl": "#d62728",
+  "operations-reference": "#2ca02c",
 };
 
-function chart(all: readonly Row[]): string {
-  const series: Series[] = engines.map((engine) => ({
+/** A chart per model: the models' engines differ, and so do their journals' lines. */
+const CHARTS: Record<
+  ModelName,
+  { readonly file: string; readonly title: string; readonly xLabel: string }
+> = {
+  dag: {
+    file: "throughput.svg",
+    title: "statefold: audit throughput against journal size (median run)",
+    xLabel: "journal size (events; DAGs of 10, 10³ and 10⁵ nodes)",
+  },
+  operations: {
+    file: "throughput-operations.svg",
+    title: "statefold, operations model: audit throughput against journal size (median run)",
+    xLabel: "journal size (records; 8 strands)",
+  },
+};
+
+function chart(model: ModelName, all: readonly Row[]): string {
+  const ofModel = new Set(scales.filter((s) => s.model === model).map((s) => s.name));
+  const modelRows = all.filter((row) => ofModel.has(row.scale));
+  const series: Series[] = enginesOfModel(model, chosenEngines).map((engine) => ({
     name: ENGINES[engine].label,
     color: COLORS[engine],
-    points: all
+    points: modelRows
       .filter((row) => row.engine === engine)
       .map((row) => ({
         x: row.span.of,
@@ -173,8 +198,8 @@ function chart(all: readonly Row[]): string {
       })),
   }));
   return lineChartSvg(series, {
-    title: "statefold: audit throughput against journal size (median run)",
-    xLabel: "journal size (events; DAGs of 10, 10³ and 10⁵ nodes)",
+    title: CHARTS[model].title,
+    xLabel: CHARTS[model].xLabel,
     yLabel: "events per second",
     note: "hollow: measured on a prefix of the journal (the engine could not finish it within a few minutes)",
   });
