@@ -30,12 +30,23 @@ export function reserve(bytes: usize): usize {
   const end = start + bytes + OVERREAD_BYTES;
   if (end < start) return 0;
   const available = <usize>memory.size() * PAGE_BYTES;
-  if (end > available) {
-    const pagesNeeded = <i32>((end - available + PAGE_BYTES - 1) / PAGE_BYTES);
-    if (memory.size() + pagesNeeded > ceilingPages || memory.grow(pagesNeeded) < 0) return 0;
-  }
+  if (end > available && !grow(<i32>((end - available + PAGE_BYTES - 1) / PAGE_BYTES))) return 0;
   top = end;
   return start;
+}
+
+/**
+ * Grows memory by at least `pagesNeeded`, and by an eighth of its size when that fits under the
+ * ceiling: growing a page at a time makes the host re-map the memory and recount it against its
+ * heap thousands of times (in V8, each growth can start a garbage collection). Pages grown but
+ * not yet written cost no resident memory.
+ */
+function grow(pagesNeeded: i32): bool {
+  const pages = memory.size();
+  if (pages + pagesNeeded > ceilingPages) return false;
+  const ahead = max(pagesNeeded, pages >> 3);
+  if (pages + ahead <= ceilingPages && memory.grow(ahead) >= 0) return true;
+  return memory.grow(pagesNeeded) >= 0;
 }
 
 /** Reserves a zero-filled block. */
