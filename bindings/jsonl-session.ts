@@ -15,7 +15,7 @@ import type { Report } from "../src/models/dag/report.js";
 import type { KernelHost } from "./kernel-host.js";
 import { PrefixHash, PrefixVerifier } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
-import { Sha256 } from "./sha256.js";
+import { Sha256 } from "../src/digest/sha256.js";
 import {
   type DagSnapshotBody,
   decodeSnapshot,

@@ -3,7 +3,7 @@
  * complete lines so far) and when it is read again to resume (`PrefixVerifier`, its first bytes).
  * Every model's sessions use both.
  */
-import { Sha256 } from "./sha256.js";
+import { Sha256 } from "../src/digest/sha256.js";
 
 /**
  * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until

@@ -13,7 +13,7 @@
  */
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
-import { Sha256 } from "./sha256.js";
+import { Sha256 } from "../src/digest/sha256.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**

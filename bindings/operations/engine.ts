@@ -18,7 +18,7 @@ import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import { PrefixHash, PrefixVerifier } from "../prefix-hash.js";
-import { Sha256 } from "../sha256.js";
+import { Sha256 } from "../../src/digest/sha256.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
