@@ -6,6 +6,8 @@
  * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
+
+import { Sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -15,7 +17,6 @@ import type { Report } from "../src/models/dag/report.js";
 import type { KernelHost } from "./kernel-host.js";
 import { PrefixHash, PrefixVerifier } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
-import { Sha256 } from "../src/digest/sha256.js";
 import {
   type DagSnapshotBody,
   decodeSnapshot,

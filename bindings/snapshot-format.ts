@@ -11,9 +11,10 @@
  * and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
  * as assembly/operations/snapshot.ts writes it. Changing either means a new version.
  */
+
+import { Sha256 } from "../src/digest/sha256.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
-import { Sha256 } from "../src/digest/sha256.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**

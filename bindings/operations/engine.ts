@@ -9,6 +9,8 @@
  * allows. With snapshots on, the session also hashes the journal's complete lines, the prefix a
  * snapshot covers.
  */
+
+import { Sha256 } from "../../src/digest/sha256.js";
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
@@ -18,7 +20,6 @@ import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import { PrefixHash, PrefixVerifier } from "../prefix-hash.js";
-import { Sha256 } from "../../src/digest/sha256.js";
 import {
   decodeSnapshot,
   encodeSnapshot,

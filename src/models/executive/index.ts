@@ -1,4 +1,5 @@
 export * from "./machine.js";
 export * from "./observation.js";
+export * from "./snapshot.js";
 export * from "./spec.js";
 export * from "./state.js";

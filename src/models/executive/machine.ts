@@ -1,11 +1,18 @@
 /**
  * The `executive` machine as callers use it (docs/models/executive.md, "The API"):
- * `initialState`, `step` and `terminal`. States are opaque values of the engine that made them,
- * recognised by identity: `step` answers any other value with `reject` `invalid-state` and
- * gives it back; `terminal` throws a `TypeError` on one. Each engine made by
+ * `initialState`, `step`, `terminal`, `snapshot` and `restore`. States are opaque values of the
+ * engine that made them, recognised by identity: `step` answers any other value with `reject`
+ * `invalid-state` and gives it back; `terminal` and `snapshot` throw a `TypeError` on one. A
+ * state crosses engines only as a snapshot. Each engine made by
  * `createExecutive` knows only its own states.
  */
 import type { Decision } from "./observation.js";
+import {
+  type RestoreRejection,
+  restoreState,
+  type SnapshotKey,
+  snapshotState,
+} from "./snapshot.js";
 import { readSpec, type SpecRejectionReason, type ValuePath } from "./spec.js";
 import { type ExecutiveState, type ExhaustedBudget, readyState } from "./state.js";
 import { stepState } from "./step.js";
@@ -28,6 +35,12 @@ export interface ExecutiveMachine {
   step(state: ExecutiveState, observation: unknown): { decision: Decision; state: ExecutiveState };
   step(state: unknown, observation: unknown): { decision: Decision; state: unknown };
   terminal(state: unknown): Terminal;
+  /** The state as bytes: the envelope, SHA-256 (or HMAC-SHA-256 under `key`), the canonical body. */
+  snapshot(state: unknown, key?: SnapshotKey): Uint8Array;
+  restore(
+    bytes: unknown,
+    key?: SnapshotKey,
+  ): { readonly state: ExecutiveState } | { readonly rejected: RestoreRejection };
 }
 
 export function createExecutive(): ExecutiveMachine {
@@ -57,6 +70,15 @@ export function createExecutive(): ExecutiveMachine {
       if (state.status === "completed") return { outcome: "completed" };
       if (state.status !== "failed" || state.failure === null) return null;
       return { outcome: "failed", ...state.failure };
+    },
+    snapshot(state: unknown, key?: SnapshotKey): Uint8Array {
+      if (!isMine(state)) throw new TypeError("statefold: not a state of this executive engine");
+      return snapshotState(state, key);
+    },
+    restore(bytes: unknown, key?: SnapshotKey) {
+      const restored = restoreState(bytes, key);
+      if ("state" in restored) remember(restored.state);
+      return restored;
     },
   };
   // A reject gives back what it was given, so a state in is a state out.

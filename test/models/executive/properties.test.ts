@@ -4,13 +4,15 @@
  * or failed, retryable or not, checkpoints confirmed, ticks — and now and then sends something
  * stale, early, clock-regressed, malformed or a cancel. Checked at every step: determinism, the
  * budget rules (used within limits in every frame, an entered frame within what its parent had
- * left, counters that never go down), and terminal states rejecting everything. A vacuity
+ * left, counters that never go down), `restore(snapshot(s))` on another engine deciding as `s`
+ * does, and terminal states rejecting everything. A vacuity
  * guard shows the runs reach sub-plans, retries, checkpoints, each way to end.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   COUNTERS,
+  createExecutive,
   type Decision,
   type ExecutiveState,
   referenceExecutive as machine,
@@ -158,8 +160,9 @@ function checkBudgets(state: ExecutiveState): void {
 }
 
 describe("random runs of the executive machine", () => {
-  it("are deterministic, keep every budget rule, and never resurrect a finished run", () => {
+  it("are deterministic, keep every budget rule, restore from any snapshot, and never resurrect a finished run", () => {
     const reached = new Reached();
+    const other = createExecutive();
     fc.assert(
       fc.property(runArbitrary, ({ spec, budget, moves }) => {
         const made = machine.initialState(spec, budget);
@@ -175,6 +178,12 @@ describe("random runs of the executive machine", () => {
           const again = machine.step(state, observation);
           expect(again.decision).toEqual(result.decision);
           expect(again.state).toEqual(result.state);
+          // A state restored from its snapshot, on another engine, decides as the state does.
+          const twin = other.restore(machine.snapshot(state));
+          if (!("state" in twin)) throw new Error(`restore refused: ${twin.rejected}`);
+          const twinResult = other.step(twin.state, observation);
+          expect(twinResult.decision).toEqual(result.decision);
+          expect(other.snapshot(twinResult.state)).toEqual(machine.snapshot(result.state));
           if (result.decision.tag === "reject") {
             expect(result.state).toBe(state);
             continue;
