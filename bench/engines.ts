@@ -18,6 +18,10 @@ import { referenceEngine } from "../src/engine.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
 import type { Status } from "../src/models/dag/state.js";
 import type { ModelName, ModelReport } from "../src/models/registry.js";
+
+/** The models the benchmarks measure (the executive joins once it has its kernel). */
+export type BenchedModel = Exclude<ModelName, "executive">;
+
 import { referenceOperationsEngine } from "../src/operations-engine.js";
 import { JsAuditor } from "./js-auditor/index.js";
 import { parseOnly } from "./parse-only.js";
@@ -32,7 +36,7 @@ export interface EngineSpec {
   /** What it checks. */
   readonly checks: string;
   /** The models whose journals it reads. */
-  readonly models: readonly ModelName[];
+  readonly models: readonly BenchedModel[];
   /** Whether it may need a prefix to finish a scale within the time budget. */
   readonly mayNeedPrefix: boolean;
   /** Whether its peak memory includes events parsed before the timed runs. */
@@ -129,13 +133,14 @@ export function isEngineName(name: string): name is EngineName {
 export const WASM_JSONL_ENGINES = {
   dag: "wasm-jsonl",
   operations: "operations-wasm-jsonl",
-} as const satisfies Record<ModelName, EngineName>;
+} as const satisfies Record<BenchedModel, EngineName>;
 
 /** The engines of `chosen` that read the model's journals, its WASM engine on JSONL first. */
-export function enginesOfModel(model: ModelName, chosen: readonly EngineName[]): EngineName[] {
+export function enginesOfModel(model: BenchedModel, chosen: readonly EngineName[]): EngineName[] {
   const wasm = WASM_JSONL_ENGINES[model];
   const others = chosen.filter(
-    (engine) => engine !== wasm && (ENGINES[engine].models as readonly ModelName[]).includes(model),
+    (engine) =>
+      engine !== wasm && (ENGINES[engine].models as readonly BenchedModel[]).includes(model),
   );
   return [wasm, ...others];
 }

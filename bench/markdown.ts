@@ -4,8 +4,7 @@
  */
 import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
 import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
-import type { ModelName } from "../src/models/registry.js";
-import { ENGINES, type EngineName } from "./engines.js";
+import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
 import {
   JS_AUDITOR_RATIO_MIN,
   OPERATIONS_PARSE_ONLY_RATIO_MIN,
@@ -25,12 +24,12 @@ export interface BenchmarkRun {
   readonly journalBytes: ReadonlyMap<string, number>;
   readonly rows: readonly Row[];
   /** Each measured model's chart, relative to the markdown file. */
-  readonly chartFiles: ReadonlyMap<ModelName, string>;
+  readonly chartFiles: ReadonlyMap<BenchedModel, string>;
 }
 
 /** What the markdown says of each model: its summary's heading, text and columns, its chart's alt text. */
 const MODEL_PARTS: Record<
-  ModelName,
+  BenchedModel,
   {
     /** The engines whose throughput the summary sets the model's WASM engine against. */
     readonly summaryEngines: readonly EngineName[];
@@ -97,12 +96,12 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
   ].join("\n");
 }
 
-function modelsOf(scales: readonly Scale[]): ModelName[] {
+function modelsOf(scales: readonly Scale[]): BenchedModel[] {
   return [...new Set(scales.map((scale) => scale.model))];
 }
 
 /** The model's chart, summary and scales' tables. */
-function modelPart(model: ModelName, run: BenchmarkRun): string[] {
+function modelPart(model: BenchedModel, run: BenchmarkRun): string[] {
   const scales = run.scales.filter((scale) => scale.model === model);
   const chartFile = run.chartFiles.get(model);
   return [
@@ -136,7 +135,7 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
 }
 
 /** The ratios bench:check holds, and the other headline ratios, per scale of the model. */
-function summary(model: ModelName, scales: readonly Scale[], all: readonly Row[]): string[] {
+function summary(model: BenchedModel, scales: readonly Scale[], all: readonly Row[]): string[] {
   const part = MODEL_PARTS[model];
   const lines = scales.flatMap((scale) => {
     const rows = all.filter((row) => row.scale === scale.name);

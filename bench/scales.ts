@@ -16,12 +16,12 @@
  * what grows with them is the effect ids the audit must remember (`freshIdentity`).
  */
 import type { CampaignOptions } from "../src/generate/campaign.js";
-import type { ModelName } from "../src/models/registry.js";
+import type { BenchedModel } from "./engines.js";
 
 interface ScaleBase {
   /** Named by workload and size, as the house names benchmarks. */
   readonly name: string;
-  readonly model: ModelName;
+  readonly model: BenchedModel;
   /** Timed rounds (one run of every engine each), after the warmup rounds. */
   readonly rounds: number;
   readonly warmupRounds: number;

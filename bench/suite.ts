@@ -20,8 +20,15 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { basename, dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import type { ModelName, ModelReport } from "../src/models/registry.js";
-import { ENGINE_NAMES, ENGINES, type EngineName, enginesOfModel, isEngineName } from "./engines.js";
+import type { ModelReport } from "../src/models/registry.js";
+import {
+  type BenchedModel,
+  ENGINE_NAMES,
+  ENGINES,
+  type EngineName,
+  enginesOfModel,
+  isEngineName,
+} from "./engines.js";
 import { scaleJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";
 import { benchmarksMarkdown, count, mib, ratio } from "./markdown.js";
@@ -68,7 +75,7 @@ async function main(): Promise<void> {
 
   if (out !== null) {
     /** Each chart's path relative to the markdown file, as the markdown links it. */
-    const chartFiles = new Map<ModelName, string>();
+    const chartFiles = new Map<BenchedModel, string>();
     const written: string[] = [];
     for (const model of models) {
       const chartFile = join(dirname(out), "bench", CHARTS[model].file);
@@ -168,7 +175,7 @@ const COLORS: Record<EngineName, string> = {
 
 /** A chart per model: the models' engines differ, and so do their journals' lines. */
 const CHARTS: Record<
-  ModelName,
+  BenchedModel,
   { readonly file: string; readonly title: string; readonly xLabel: string }
 > = {
   dag: {
@@ -183,7 +190,7 @@ const CHARTS: Record<
   },
 };
 
-function chart(model: ModelName, all: readonly Row[]): string {
+function chart(model: BenchedModel, all: readonly Row[]): string {
   const ofModel = new Set(scales.filter((s) => s.model === model).map((s) => s.name));
   const modelRows = all.filter((row) => ofModel.has(row.scale));
   const series: Series[] = enginesOfModel(model, chosenEngines).map((engine) => ({

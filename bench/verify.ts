@@ -9,8 +9,8 @@ import { isDeepStrictEqual } from "node:util";
 import { loadEngine, type WasmEngine } from "../bindings/index.js";
 import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { ModelName, ModelReport } from "../src/models/registry.js";
-import type { EngineName, Finding } from "./engines.js";
+import type { ModelReport } from "../src/models/registry.js";
+import type { BenchedModel, EngineName, Finding } from "./engines.js";
 
 export interface Checked {
   readonly engine: EngineName;
@@ -52,7 +52,7 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
 const checkers: { dag?: Promise<WasmEngine>; operations?: Promise<WasmOperationsEngine> } = {};
 
 /** The in-process WASM engine's report on a journal file of the model: what the measured engines must find. */
-export async function expectedReport(model: ModelName, path: string): Promise<ModelReport> {
+export async function expectedReport(model: BenchedModel, path: string): Promise<ModelReport> {
   if (model === "dag") {
     checkers.dag ??= loadEngine();
     return (await checkers.dag).auditBytes(null, readFileChunks(path));

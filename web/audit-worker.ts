@@ -8,6 +8,7 @@
  */
 import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
 import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
+import { referenceExecutiveEngine } from "../src/executive-engine.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
 import { parseDagFile } from "../src/journal/dag-file.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -76,6 +77,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
   const model = isLispExpr(journal)
     ? "dag"
     : (await peekModel(chunksOf(journal), journal.name)).model;
+  if (model === "executive") return auditExecutive(request);
   return model === "operations" ? auditOperations(request) : auditDag(request);
 }
 
@@ -134,6 +136,24 @@ async function gatherOperationsView(journal: File, report: OperationsReport): Pr
     if (!(error instanceof JournalError)) throw error;
     return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
   }
+}
+
+/** An executive journal, replayed on the reference machine (its kernel is not built yet). */
+async function auditExecutive({ journal, dag }: AuditRequest): Promise<AuditMessage> {
+  if (dag !== null) {
+    throw new JournalError(
+      dag.name,
+      "a DAG file is for dag journals; an executive journal needs none",
+    );
+  }
+  const started = performance.now();
+  const report = await referenceExecutiveEngine.auditBytes(withProgress(journal), {
+    file: journal.name,
+  });
+  const auditMs = performance.now() - started;
+  const view = { file: journal.name, report, context: { gathered: true } } as const;
+  const html = renderHtmlReport([view], { strict: false, generator: "statefold in the browser" });
+  return { type: "done", report, html, auditMs };
 }
 
 async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {

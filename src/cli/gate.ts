@@ -45,7 +45,8 @@ Options:
   --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of either
                     model, wasm engine)
   --engine NAME     wasm (default) or reference
-  --model NAME      the journal's model: dag or operations (by default its header's, else dag)
+  --model NAME      the journal's model: dag, operations or executive (by default its
+                    header's, else dag; executive journals run on the reference)
   -h, --help        show this help
 
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
@@ -131,6 +132,9 @@ async function auditWithSnapshot(
   }
   const peeked = await peekModel(readFileChunks(journal), journal);
   const chosen = chooseModel(journal, peeked.model, model);
+  if (chosen === "executive") {
+    throw new UsageError("--snapshot works on dag and operations journals so far", "gate");
+  }
   const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
   const options = { file: journal, snapshots: true, snapshotFile: snapshotPath };
   let auditor: SnapshottingAuditor;

@@ -4,8 +4,10 @@
  * tail, the illegal events — and the final status counts. Colour only marks the verdicts.
  */
 import { INVARIANT_NAMES, type InvariantsReport, type Report } from "../models/dag/report.js";
+import { EXECUTIVE_RULE_NAMES, type ExecutiveReport } from "../models/executive/audit.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
+import { executiveFinal, mismatchText, WHY_EXECUTIVE } from "../report/executive-wording.js";
 import {
   operationsFinal,
   reasonOfBreach,
@@ -37,6 +39,7 @@ export interface TextOptions {
 const LABEL_WIDTH = {
   dag: Math.max(...INVARIANT_NAMES.map((name) => name.length)) + 2,
   operations: Math.max(...RULE_NAMES.map((name) => name.length)) + 2,
+  executive: Math.max(...EXECUTIVE_RULE_NAMES.map((name) => name.length)) + 2,
 } as const;
 const INDENT = "  ";
 
@@ -72,19 +75,60 @@ function renderJournal({ file, report }: AuditedJournal, strict: boolean, style:
   const label = (text: string) => text.padEnd(LABEL_WIDTH[report.model]);
   const lines = [verdictLine(file, report, strict, style)];
   if (report.integrity !== null) lines.push(...integrityLines(report.integrity, style, label));
-  lines.push(
-    ...(report.model === "dag"
-      ? brokenInvariantLines(report, style, label)
-      : brokenRuleLines(report, style, label)),
-  );
+  lines.push(...brokenLines(report, style, label));
   if (report.tornTail !== null) {
     const { line, offset } = report.tornTail;
     const where = `line ${line}, byte ${offset}`;
     lines.push(`${INDENT}${style.warn("!")} ${label("torn tail")}${where}: ${TORN_TAIL_MEANING}`);
   }
-  lines.push(...illegalLines(report, style));
-  lines.push(`${INDENT}${report.model === "dag" ? finalCounts(report) : operationsFinal(report)}`);
+  lines.push(
+    ...(report.model === "executive" ? mismatchLines(report, style) : illegalLines(report, style)),
+  );
+  lines.push(`${INDENT}${finalLine(report)}`);
   return lines;
+}
+
+function brokenLines(report: ModelReport, style: Style, label: Label): string[] {
+  switch (report.model) {
+    case "dag":
+      return brokenInvariantLines(report, style, label);
+    case "operations":
+      return brokenRuleLines(report, style, label);
+    default:
+      return brokenExecutiveLines(report, style, label);
+  }
+}
+
+function finalLine(report: ModelReport): string {
+  switch (report.model) {
+    case "dag":
+      return finalCounts(report);
+    case "operations":
+      return operationsFinal(report);
+    default:
+      return executiveFinal(report);
+  }
+}
+
+function brokenExecutiveLines(report: ExecutiveReport, style: Style, label: Label): string[] {
+  return EXECUTIVE_RULE_NAMES.flatMap((rule) => {
+    const verdict = report.invariants[rule];
+    if (verdict.holds) return [];
+    const where = at(verdict.index, verdict.line);
+    return [`${INDENT}${style.bad("✗")} ${label(rule)}${where}  ${WHY_EXECUTIVE[rule]}`];
+  });
+}
+
+function mismatchLines(report: ExecutiveReport, style: Style): string[] {
+  const { legality } = report;
+  if (legality.illegal === 0) return [];
+  const differ = legality.illegal === 1 ? "differs" : "differ";
+  const heading = `${INDENT}${style.warn("!")} ${plural(legality.illegal, "decision")} ${differ} from the machine's:`;
+  const listed = legality.first.map(
+    (entry) => `${INDENT}    ${at(entry.index, entry.line)}  ${mismatchText(entry)}`,
+  );
+  const more = legality.illegal - legality.first.length;
+  return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
 }
 
 type Label = (text: string) => string;
@@ -151,7 +195,7 @@ function brokenInvariantLine(
   return `${cross}${at(verdict.index, verdict.line)}  node ${JSON.stringify(verdict.node)}: ${WHY_BROKEN[name]}`;
 }
 
-function illegalLines(report: ModelReport, style: Style): string[] {
+function illegalLines(report: Report | OperationsReport, style: Style): string[] {
   const { legality } = report;
   if (legality.illegal === 0) return [];
   const heading =
@@ -166,7 +210,7 @@ function illegalLines(report: ModelReport, style: Style): string[] {
   return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
 }
 
-type IllegalEntry = ModelReport["legality"]["first"][number];
+type IllegalEntry = (Report | OperationsReport)["legality"]["first"][number];
 
 function whomOf(entry: IllegalEntry): string {
   return "node" in entry ? `node ${JSON.stringify(entry.node)}` : subjectText(entry);

@@ -3,6 +3,8 @@ import { JournalError } from "../journal/errors.js";
 import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
+import { replayObservations } from "../models/executive/audit.js";
+import { canonicalBody } from "../models/executive/snapshot.js";
 import { integrityMessage } from "../models/operations/integrity.js";
 import { replay as replayOperationsJournal } from "../models/operations/replay.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
@@ -34,8 +36,8 @@ Options:
   --dag FILE     the DAG for a dag journal without a header line (always for .lisp-expr)
   --engine NAME  wasm (the WebAssembly kernel; the default for dag journals) or reference
                  (the plain TypeScript model; the same state, slower; the only one that
-                 prints an operations journal's state)
-  --model NAME   dag or operations: the model the journal must be of (by default its
+                 prints an operations or executive journal's state)
+  --model NAME   dag, operations or executive: the model the journal must be of (by default its
                  header's, else dag)
   -h, --help     show this help
 
@@ -76,7 +78,9 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   const fault =
     journal.model === "dag"
       ? await replayDag(journal, engineName, output)
-      : replayOperations(journal, engineName, output);
+      : journal.model === "operations"
+        ? replayOperations(journal, engineName, output)
+        : replayExecutive(journal, engineName, output);
   if (fault === null) return ExitCode.conformant;
   const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
   output.stderr(
@@ -121,6 +125,33 @@ function replayOperations(
   output.stdout(renderOperationsState(state));
   if (fault === null) return null;
   return { index: fault.index, reason: fault.fault.reason, message: integrityMessage(fault.fault) };
+}
+
+/**
+ * Every observation through the machine, the recorded decisions aside: the state the run reaches,
+ * as its canonical JSON (docs/models/executive.md, "State").
+ */
+function replayExecutive(
+  journal: OtherJournalFile,
+  engineName: EngineName | undefined,
+  output: CliOutput,
+): FoldStop | null {
+  if (engineName === "wasm") {
+    throw new UsageError(
+      "replay of an executive journal runs on the reference engine: pass --engine reference",
+      "replay",
+    );
+  }
+  const run = journal.header?.executive ?? null;
+  if (run === null) {
+    throw new JournalError(
+      journal.file,
+      'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
+    );
+  }
+  const { state, stop } = replayObservations(run, journal.events);
+  output.stdout(`${JSON.stringify(JSON.parse(canonicalBody(state)), null, 2)}\n`);
+  return stop;
 }
 
 /** The fold over the whole journal, or, at a log-integrity error, over the events before it. */

@@ -5,8 +5,14 @@
  */
 import { UNNAMED_JOURNAL } from "../engine.js";
 import type { Report } from "../models/dag/report.js";
+import {
+  EXECUTIVE_RULE_NAMES,
+  type ExecutiveReport,
+  type ExecutiveRuleName,
+} from "../models/executive/audit.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
+import { WHY_EXECUTIVE } from "../report/executive-wording.js";
 import { reasonOfBreach, subjectText, WHY_REASON } from "../report/operations-wording.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
 
@@ -14,6 +20,7 @@ import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/
 export type GateRule =
   | keyof Report["invariants"]
   | keyof OperationsReport["invariants"]
+  | ExecutiveRuleName
   | "integrity"
   | "legality";
 
@@ -51,7 +58,9 @@ export function gateViolation(
   const candidates =
     report.model === "dag"
       ? dagCandidates(report, file, strict)
-      : operationsCandidates(report, file);
+      : report.model === "operations"
+        ? operationsCandidates(report, file)
+        : executiveCandidates(report, file);
   const { integrity } = report;
   if (integrity !== null) {
     candidates.push(
@@ -71,6 +80,15 @@ export function gateViolation(
     (first, next) => (first === null || order(next) < order(first) ? next : first),
     null,
   );
+}
+
+/** Each broken rule of an executive report at its first mismatch. */
+function executiveCandidates(report: ExecutiveReport, file: string): JournalInvariantViolation[] {
+  return EXECUTIVE_RULE_NAMES.flatMap((rule) => {
+    const verdict = report.invariants[rule];
+    if (verdict.holds) return [];
+    return [new JournalInvariantViolation(file, rule, verdict, null, WHY_EXECUTIVE[rule], report)];
+  });
 }
 
 /** Every rule of an operations report is a legality rule: its first breach is its candidate. */

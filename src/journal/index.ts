@@ -11,7 +11,7 @@ import { chooseDag } from "./choose-dag.js";
 import { chooseModel } from "./choose-model.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";
-import type { Journal } from "./journal.js";
+import type { Journal, JournalHeader } from "./journal.js";
 import { readJsonlHeader, readJsonlJournal } from "./jsonl.js";
 import { readLispExprJournal } from "./lisp-expr.js";
 import { readFileBytes } from "./read-file-bytes.js";
@@ -44,6 +44,7 @@ export function readJournalFile(path: string, options: ReadJournalOptions = {}):
 export interface OtherJournalFile {
   readonly model: Exclude<ModelName, "dag">;
   readonly file: string;
+  readonly header: JournalHeader | null;
   readonly events: readonly unknown[];
   readonly lines: readonly number[];
   readonly tornTail: TornTail | null;
@@ -64,8 +65,8 @@ export function readAnyJournalFile(
   if (options.dagPath !== undefined) {
     throw new JournalError(path, `--dag is for dag journals; an ${model} journal needs none`);
   }
-  const { events, lines, tornTail } = journal;
-  return { model, file: path, events, lines, tornTail };
+  const { header, events, lines, tornTail } = journal;
+  return { model, file: path, header, events, lines, tornTail };
 }
 
 function dagJournalFile(path: string, journal: Journal, options: ReadJournalOptions): JournalFile {

@@ -1,4 +1,5 @@
 import type { Dag } from "../models/dag/dag.js";
+import type { ExecutiveRun } from "../models/executive/audit.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
 
@@ -8,6 +9,8 @@ export interface JournalHeader {
   readonly model: ModelName;
   /** A `dag` journal's DAG; null for every other model. */
   readonly dag: Dag | null;
+  /** An `executive` journal's spec and budget, checked; null for every other model. */
+  readonly executive: ExecutiveRun | null;
 }
 
 /** What a journal reader returns: the events of one journal file, each with its line. */

@@ -19,6 +19,9 @@
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
  */
+
+import type { ExecutiveRun } from "../models/executive/audit.js";
+import { readSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
 import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
@@ -166,10 +169,31 @@ function headerModel(header: Record<string, unknown>, origin: JsonOrigin): Model
 
 function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
   const model = headerModel(header, origin);
-  if (model !== "dag") return { model, dag: null };
+  if (model === "executive")
+    return { model, dag: null, executive: readExecutiveRun(header, origin) };
+  if (model !== "dag") return { model, dag: null, executive: null };
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");
   }
-  return { model, dag: dagFromJson(header.dag, origin, ["dag"]) };
+  return { model, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
+}
+
+/** An executive journal's spec and budget: required, and accepted as `initialState` accepts them. */
+function readExecutiveRun(header: Record<string, unknown>, origin: JsonOrigin): ExecutiveRun {
+  for (const field of ["spec", "budget"]) {
+    if (!Object.hasOwn(header, field)) {
+      throw jsonValueError(origin, [], `expected a field "${field}", found none`, "header");
+    }
+  }
+  const read = readSpec(header.spec, header.budget);
+  if (read.ok) return { spec: read.spec, budget: read.budget };
+  const { reason, path } = read.rejection;
+  const at = path[0] === "budget" ? path : ["spec", ...path];
+  throw jsonValueError(
+    origin,
+    at,
+    `expected a spec and budget the executive accepts: ${reason}`,
+    "header",
+  );
 }

@@ -29,6 +29,8 @@ export async function gatherJournalView(
   engine: Replayer,
 ): Promise<JournalView> {
   const { file, report } = audited;
+  // An executive report holds what its view shows: nothing to read again.
+  if (report.model === "executive") return { file, report, context: { gathered: true } };
   const verdictsOnly = (why: string) => verdictsOnlyView(audited, why);
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined) return verdictsOnly("The journal can no longer be read");

@@ -8,10 +8,12 @@
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
+import { executiveFinal } from "./executive-wording.js";
 import type { DagJournalView, DagView, Finding } from "./journal-view.js";
 import type { OperationsJournalView } from "./operations-view.js";
 import { operationsFinal } from "./operations-wording.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
+import { type ExecutiveJournalView, renderExecutiveBody } from "./render-executive-journal.js";
 import { renderFinding } from "./render-finding.js";
 import { renderOperationsBody } from "./render-operations-journal.js";
 import { REPORT_CSS } from "./report-css.js";
@@ -131,12 +133,28 @@ function renderJournal(view: JournalView, position: number, strict: boolean): st
     : report.strictlyConformant && report.tornTail === null
       ? "passes"
       : "passes-with-warnings";
-  const final = report.model === "dag" ? finalCounts(report) : operationsFinal(report);
+  const final =
+    report.model === "dag"
+      ? finalCounts(report)
+      : report.model === "operations"
+        ? operationsFinal(report)
+        : executiveFinal(report);
   return `<section class="card journal ${tone}" id="${journalAnchor(position)}">
 <h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(view.file)}</span>${verdictPill(report, strict)}</h2>
 <p class="facts">${plural(report.events, "event")} · ${escapeHtml(final)}</p>
-${view.report.model === "dag" ? renderDagBody(view as DagJournalView) : renderOperationsBody(view as OperationsJournalView)}
+${renderBody(view)}
 </section>`;
+}
+
+function renderBody(view: JournalView): string {
+  switch (view.report.model) {
+    case "dag":
+      return renderDagBody(view as DagJournalView);
+    case "operations":
+      return renderOperationsBody(view as OperationsJournalView);
+    default:
+      return renderExecutiveBody(view as ExecutiveJournalView);
+  }
 }
 
 function renderDagBody(view: DagJournalView): string {

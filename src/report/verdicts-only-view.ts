@@ -22,5 +22,12 @@ export function verdictsOnlyView(
 ): JournalView {
   const { file, report } = audited;
   const context = { gathered: false, why: `${why}; only the verdicts are shown.` } as const;
-  return report.model === "dag" ? { file, report, context } : { file, report, context };
+  switch (report.model) {
+    case "dag":
+      return { file, report, context };
+    case "operations":
+      return { file, report, context };
+    default:
+      return { file, report, context };
+  }
 }

@@ -1,5 +1,6 @@
 /** The HTML report's view of a journal of any model; `report.model` tells which. */
 import type { DagJournalView } from "./journal-view.js";
 import type { OperationsJournalView } from "./operations-view.js";
+import type { ExecutiveJournalView } from "./render-executive-journal.js";
 
-export type JournalView = DagJournalView | OperationsJournalView;
+export type JournalView = DagJournalView | OperationsJournalView | ExecutiveJournalView;

@@ -134,7 +134,7 @@ describe("readJsonlJournal", () => {
       const journal = read(
         '{"statefold":"journal","version":1,"model":"operations","dag":7}\n{"kind":"lease","strand":"s","epoch":1}\n',
       );
-      expect(journal.header).toEqual({ model: "operations", dag: null });
+      expect(journal.header).toEqual({ model: "operations", dag: null, executive: null });
       expect(journal.dag).toBeNull();
       expect(journal.events).toEqual([{ kind: "lease", strand: "s", epoch: 1 }]);
       expect(journal.lines).toEqual([2]);
@@ -169,19 +169,19 @@ describe("readJsonlJournal", () => {
         '{"statefold":"journal","version":1,"model":"workflow","dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", found "workflow"',
+        'header: expected "model": one of "dag", "operations", "executive", found "workflow"',
       ],
       [
         '{"statefold":"journal","version":1,"model":null,"dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", found null',
+        'header: expected "model": one of "dag", "operations", "executive", found null',
       ],
       [
         '{"statefold":"journal","version":1,"model":"DAG","dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", found "DAG"',
+        'header: expected "model": one of "dag", "operations", "executive", found "DAG"',
       ],
       ['{"statefold":"journal","version":1,"dag":[]}', 1, 42, "dag: expected a DAG"],
       [

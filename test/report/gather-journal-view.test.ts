@@ -27,7 +27,9 @@ describe("gatherJournalView", () => {
       referenceEngine,
     );
     expect(view.context.gathered).toBe(true);
-    expect(view.context.gathered && view.context.findings).toMatchObject([
+    expect(
+      view.context.gathered && "findings" in view.context && view.context.findings,
+    ).toMatchObject([
       {
         kind: "event",
         line: 11,

@@ -82,6 +82,25 @@ describe("the in-browser auditor", () => {
     await page.close();
   });
 
+  it("audits an executive journal on the reference machine, mismatches side by side", async () => {
+    const page = await web.open();
+    const journal = example("executive/wrong-attempt.jsonl");
+    expect(await auditInPage(page, journal)).toBe("done");
+    const run = spawnSync(
+      process.execPath,
+      ["dist/src/cli/main.js", "audit", "--format", "json", journal],
+      {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+      },
+    );
+    expect(await shownReport(page)).toEqual(JSON.parse(run.stdout));
+    const frame = await reportFrame(page);
+    expect(await frame.textContent(".journal h2 .pill")).toContain("not conformant");
+    expect(await frame.textContent("table.mismatches")).toContain('"attempt": 3');
+    await page.close();
+  });
+
   it("audits a conformant journal with a header as the command line does, and shows its DAG", async () => {
     const page = await web.open();
     const journal = example("diamond.jsonl");

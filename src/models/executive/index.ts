@@ -1,3 +1,4 @@
+export * from "./audit.js";
 export * from "./machine.js";
 export * from "./observation.js";
 export * from "./snapshot.js";

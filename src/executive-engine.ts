@@ -1,0 +1,34 @@
+/**
+ * The engine interface of the `executive` model (docs/models/executive.md, "The journal and its
+ * audit"), and its reference implementation: the journal read whole, its header's spec and
+ * budget checked by the reader, every observation replayed through the machine.
+ */
+import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "./engine.js";
+import { chooseModel } from "./journal/choose-model.js";
+import { JournalError } from "./journal/errors.js";
+import { readJsonlJournal } from "./journal/jsonl.js";
+import { auditExecutive, type ExecutiveReport } from "./models/executive/audit.js";
+
+export interface ExecutiveEngine {
+  readonly name: EngineName;
+  /** Audits a JSONL executive journal, whose header gives the spec and budget it ran under. */
+  auditBytes(bytes: JournalBytes, options?: { readonly file?: string }): Promise<ExecutiveReport>;
+}
+
+export const referenceExecutiveEngine: ExecutiveEngine = {
+  name: "reference",
+  async auditBytes(bytes, options = {}) {
+    const file = options.file ?? UNNAMED_JOURNAL;
+    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
+    const run = journal.header?.executive ?? null;
+    if (run === null) {
+      throw new JournalError(
+        file,
+        'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
+      );
+    }
+    const { events, lines, tornTail } = journal;
+    return auditExecutive(run, events, { lines, tornTail });
+  },
+};

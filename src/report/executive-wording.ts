@@ -1,0 +1,37 @@
+/**
+ * The `executive` model's findings in words (docs/models/executive.md, "The journal and its
+ * audit"), shared by the text report and the boot gate.
+ */
+import type {
+  DecisionMismatch,
+  ExecutiveReport,
+  ExecutiveRuleName,
+} from "../models/executive/audit.js";
+import { COUNTERS } from "../models/executive/spec.js";
+
+export const WHY_EXECUTIVE: Readonly<Record<ExecutiveRuleName, string>> = {
+  decisionsMatch: "the decision the host recorded is not the one the machine makes",
+  terminalRespected:
+    "the run had ended, and the host recorded a decision other than reject terminal (a resurrection)",
+};
+
+/** A mismatch: what the machine decides against what was recorded. */
+export function mismatchText(entry: DecisionMismatch): string {
+  const recorded =
+    "recordedBytes" in entry
+      ? `a decision of ${entry.recordedBytes} bytes`
+      : JSON.stringify(entry.recorded);
+  return `expected ${JSON.stringify(entry.expected)}, recorded ${recorded}`;
+}
+
+/** The final summary, e.g. `final: completed after 7 decisions; used steps 7, modelCalls 2, …`. */
+export function executiveFinal(report: ExecutiveReport): string {
+  const { status, seq, used, outcome } = report.final;
+  const when = report.integrity === null ? "final" : "final, before the integrity error";
+  const how =
+    outcome !== null && outcome.outcome === "failed"
+      ? ` (${outcome.reason}${outcome.budget === undefined ? "" : `: ${outcome.budget}`})`
+      : "";
+  const counters = COUNTERS.map((counter) => `${counter} ${used[counter]}`).join(", ");
+  return `${when}: ${status}${how} after ${seq} decision${seq === 1 ? "" : "s"}; used ${counters}`;
+}

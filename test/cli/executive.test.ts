@@ -1,0 +1,113 @@
+/**
+ * `statefold` on executive journals (docs/models/executive.md, "The journal and its audit"):
+ * audit in text and JSON, replay, gate, the HTML report, and bad headers, on the examples.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
+
+const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
+const EXAMPLE = (name: string) => `examples/executive/${name}.jsonl`;
+
+describe("statefold on executive journals", () => {
+  it("audits a conformant journal, and names each mismatch with both decisions", async () => {
+    const good = await run("audit", EXAMPLE("conformant"));
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(
+      /^✓ examples\/executive\/conformant.jsonl: strictly conformant \(9 events\)\n/,
+    );
+    expect(good.stdout).toContain("final: completed after 7 decisions; used steps 8, modelCalls 2");
+    const seq = await run("audit", EXAMPLE("wrong-seq"));
+    expect(seq.code).toBe(1);
+    expect(seq.stdout).toContain("✗ decisionsMatch     line 6 (event 4)");
+    expect(seq.stdout).toContain(
+      'line 6 (event 4)  expected {"tag":"checkpoint","seq":4}, recorded {"tag":"checkpoint","seq":9}',
+    );
+    const resurrection = await run("audit", "--format", "json", EXAMPLE("resurrection"));
+    expect(resurrection.code).toBe(1);
+    const report = JSON.parse(resurrection.stdout);
+    expect(report).toMatchObject({
+      model: "executive",
+      conformant: false,
+      events: 10,
+      invariants: {
+        decisionsMatch: { holds: false, index: 9, line: 11 },
+        terminalRespected: { holds: false, index: 9, line: 11 },
+      },
+      legality: {
+        illegal: 1,
+        first: [
+          {
+            index: 9,
+            line: 11,
+            reason: "decision-mismatch",
+            expected: { tag: "reject", reason: "terminal" },
+            recorded: { tag: "execute", seq: 8 },
+          },
+        ],
+      },
+      final: { status: "completed", seq: 7, outcome: { outcome: "completed" } },
+    });
+    const malformed = await run("audit", EXAMPLE("malformed-line"));
+    expect(malformed.code).toBe(1);
+    expect(malformed.stdout).toContain(
+      'integrity          line 4 (event 2)  malformed-event: expected a field "decision", found none',
+    );
+  });
+
+  it("gates on the first mismatch, and refuses --snapshot for now", async () => {
+    expect((await run("gate", EXAMPLE("conformant"))).stdout).toBe(
+      "resume: examples/executive/conformant.jsonl is conformant (9 events)\n",
+    );
+    const refused = await run("gate", EXAMPLE("wrong-attempt"));
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe(
+      "refuse: examples/executive/wrong-attempt.jsonl: decisionsMatch is broken at line 5 (event 3): the decision the host recorded is not the one the machine makes\n",
+    );
+    const snapshot = await run("gate", EXAMPLE("conformant"), "--snapshot", "/tmp/x.snapshot");
+    expect(snapshot.code).toBe(2);
+    expect(snapshot.stderr).toContain("--snapshot works on dag and operations journals so far");
+  });
+
+  it("replays a journal to the machine's state, in its canonical form", async () => {
+    const replayed = await run("replay", "--engine", "reference", EXAMPLE("wrong-seq"));
+    expect(replayed.code).toBe(0);
+    const state = JSON.parse(replayed.stdout);
+    expect(state).toMatchObject({
+      version: 1,
+      status: "completed",
+      seq: 7,
+      lastDetail: "draft written",
+    });
+    expect(state.frames[0].done).toEqual(["outline", "sources", "draft"]);
+    expect((await run("replay", EXAMPLE("conformant"))).code).toBe(0);
+    expect((await run("replay", "--engine", "wasm", EXAMPLE("conformant"))).code).toBe(2);
+  });
+
+  it("writes the mismatches side by side in the HTML report", async () => {
+    const dir = tempFiles({});
+    const html = join(dir, "report.html");
+    expect((await run("audit", "--html", html, EXAMPLE("wrong-attempt"))).code).toBe(1);
+    const page = readFileSync(html, "utf8");
+    expect(page).toContain("Where the recorded decisions differ from the machine");
+    expect(page).toMatch(/&quot;attempt&quot;: 2[\s\S]*&quot;attempt&quot;: 3/);
+  });
+
+  it("refuses a header without its spec and budget, or with ones the executive does not accept", async () => {
+    const header = (fields: string) =>
+      `{"statefold":"journal","version":1,"model":"executive"${fields}}\n`;
+    const dir = tempFiles({
+      "none.jsonl": header(""),
+      "bad.jsonl": header(',"spec":{"task":"t","plan":{"steps":[]}},"budget":{"steps":-1}'),
+    });
+    const none = await run("audit", join(dir, "none.jsonl"));
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('expected a field "spec", found none');
+    const bad = await run("audit", join(dir, "bad.jsonl"));
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      "expected a spec and budget the executive accepts: invalid-budget",
+    );
+  });
+});
