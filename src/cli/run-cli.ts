@@ -5,6 +5,7 @@
 import { JournalError } from "../journal/errors.js";
 import { auditCommand } from "./audit.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
+import { executiveCommand } from "./executive.js";
 import { gateCommand } from "./gate.js";
 import { genCommand } from "./gen.js";
 import { layersCommand } from "./layers.js";
@@ -17,6 +18,7 @@ const COMMANDS: readonly Command[] = [
   layersCommand,
   gateCommand,
   genCommand,
+  executiveCommand,
 ];
 
 const HELP = `Usage: statefold <command> [options]

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
+import { type CliRun, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
 
 const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
 const EXAMPLE = (name: string) => `examples/executive/${name}.jsonl`;
@@ -109,5 +109,31 @@ describe("statefold on executive journals", () => {
     expect(bad.stderr).toContain(
       "expected a spec and budget the executive accepts: invalid-budget",
     );
+  });
+
+  it("runs the machine as a tool: observations in, a journal out that audits as conformant", async () => {
+    const observations = readFileSync(EXAMPLE("conformant"), "utf8")
+      .split("\n")
+      .slice(1, -1)
+      .map((line) => JSON.stringify(JSON.parse(line).observation));
+    const spec = "examples/executive/spec.json";
+    const budget = "examples/executive/budget.json";
+    const made = await statefold(["executive", spec, budget], {}, `${observations.join("\n")}\n\n`);
+    expect(made).toMatchObject({ code: 0, stderr: "" });
+    expect(made.stdout).toBe(readFileSync(EXAMPLE("conformant"), "utf8"));
+    const dir = tempFiles({ "bad-budget.json": '{"steps":-1}' });
+    const garbage = await statefold(
+      ["executive", spec, budget],
+      {},
+      '{"tag":"start","now":1}\nnot json\n',
+    );
+    expect(garbage.code).toBe(2);
+    expect(garbage.stdout.split("\n")).toHaveLength(3); // the header and the first answer
+    expect(garbage.stderr).toBe(
+      "statefold: <stdin>:2: expected an observation as JSON, found a line that is not\n",
+    );
+    const refused = await statefold(["executive", spec, join(dir, "bad-budget.json")], {}, "");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("bad-budget.json: refused (invalid-budget) at steps");
   });
 });

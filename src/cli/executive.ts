@@ -1,0 +1,116 @@
+/**
+ * `statefold executive SPEC BUDGET` (docs/models/executive.md, "The command"): the executive
+ * machine used as a tool. Observations arrive on stdin, one JSON value per line; each is
+ * answered with the machine's decision, and stdout is the journal — its header, then each
+ * observation with its decision — so that a run recorded this way audits as conformant.
+ */
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { JournalError } from "../journal/errors.js";
+import {
+  BUDGET_FIELDS,
+  type ExecutiveState,
+  referenceExecutive,
+} from "../models/executive/index.js";
+import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
+import { STDIN_NAME } from "./journal-inputs.js";
+
+const HELP = `Usage: statefold executive <spec.json> <budget.json>
+
+Runs the executive machine: reads observations from standard input, one JSON value per line
+({"tag":"start","now":0}, {"tag":"result","seq":1,...}, ...), and writes the journal to standard
+output — a header with the spec and budget, then each observation with the machine's decision:
+
+  {"observation":{"tag":"start","now":0},"decision":{"tag":"execute","seq":1,...}}
+
+Audit the journal later with statefold audit. Blank lines are skipped; a line that is not JSON is
+an error naming it (exit 2), after the lines before it were answered.
+
+Options:
+  -h, --help   show this help
+
+Exit status: 0 when every observation was answered, 2 for bad usage or unreadable input.
+`;
+
+export const executiveCommand: Command = {
+  name: "executive",
+  summary: "run the executive machine: observations on stdin, the journal on stdout",
+  help: HELP,
+  run: runExecutive,
+};
+
+async function runExecutive(args: readonly string[], output: CliOutput): Promise<number> {
+  const parsed = parseCommand(executiveCommand, args, output, {});
+  if (parsed === null) return ExitCode.conformant;
+  const { positionals } = parsed;
+  const [specFile, budgetFile, ...extra] = positionals;
+  if (specFile === undefined || budgetFile === undefined || extra.length > 0) {
+    throw new UsageError(
+      `executive takes a spec file and a budget file, found ${positionals.length} arguments`,
+      "executive",
+    );
+  }
+  const spec = readJsonFile(specFile);
+  const budget = readJsonFile(budgetFile);
+  const made = referenceExecutive.initialState(spec, budget);
+  if (!("state" in made)) {
+    const [first, ...rest] = made.path;
+    const inBudget = first === "budget";
+    const where = (inBudget ? rest : made.path).join(".") || "the top level";
+    throw new JournalError(
+      inBudget ? budgetFile : specFile,
+      `refused (${made.rejected}) at ${where}`,
+    );
+  }
+  let state = made.state;
+  const write = output.stdoutPaced ?? (async (text: string) => output.stdout(text));
+  const header = { statefold: "journal", version: 1, model: "executive", spec: state.spec };
+  await write(`${JSON.stringify({ ...header, budget: budgetOf(state) })}\n`);
+  let lineNumber = 0;
+  for await (const line of createInterface({
+    input: process.stdin,
+    crlfDelay: Number.POSITIVE_INFINITY,
+  })) {
+    lineNumber += 1;
+    if (line.trim() === "") continue;
+    let observation: unknown;
+    try {
+      observation = JSON.parse(line);
+    } catch {
+      throw new JournalError(
+        STDIN_NAME,
+        "expected an observation as JSON, found a line that is not",
+        lineNumber,
+      );
+    }
+    const result = referenceExecutive.step(state, observation);
+    state = result.state;
+    await write(`${JSON.stringify({ observation, decision: result.decision })}\n`);
+  }
+  return ExitCode.conformant;
+}
+
+function readJsonFile(path: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new JournalError(path, `cannot read it: ${(error as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new JournalError(path, `expected JSON: ${(error as Error).message}`);
+  }
+}
+
+/** The budget the state was made under, in its canonical field order. */
+function budgetOf(state: ExecutiveState): Record<string, number> {
+  const root = state.frames.get(0);
+  return Object.fromEntries(
+    BUDGET_FIELDS.map((field) => [
+      field,
+      field === "depth" ? state.depth : (root?.limits[field] ?? 0),
+    ]),
+  );
+}
