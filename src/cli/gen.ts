@@ -1,4 +1,10 @@
 import type { CampaignOptions } from "../generate/campaign.js";
+import {
+  EXECUTIVE_FAULT_DESCRIPTIONS,
+  EXECUTIVE_FAULT_KINDS,
+  type ExecutiveFaultRequest,
+  executiveJournal,
+} from "../generate/executive/journal.js";
 import { FAULT_DESCRIPTIONS, FAULT_KINDS, type FaultKind } from "../generate/fault-kinds.js";
 import { FaultPlacementError, type FaultRequest } from "../generate/faults.js";
 import {
@@ -33,7 +39,7 @@ const OPERATIONS_FAULT_LIST = OPERATIONS_FAULT_KINDS.map(
   (kind) => `    ${kind.padEnd(22)}${OPERATIONS_FAULT_DESCRIPTIONS[kind]}`,
 ).join("\n");
 
-const MODELS = ["dag", "operations"] as const;
+const MODELS = ["dag", "operations", "executive"] as const;
 type Model = (typeof MODELS)[number];
 
 /** The flags of one model only. */
@@ -45,8 +51,17 @@ const DAG_ONLY_FLAGS = [
   "surface-paths-max",
 ] as const;
 const OPERATIONS_ONLY_FLAGS = ["strands"] as const;
+const FLAGS_OF: Readonly<Record<Model, readonly (keyof GenValues)[]>> = {
+  dag: DAG_ONLY_FLAGS,
+  operations: OPERATIONS_ONLY_FLAGS,
+  executive: [],
+};
 
-const HELP = `Usage: statefold gen [--model dag|operations] [--events N] [--seed N] [--inject KIND[:COUNT]]...
+const EXECUTIVE_FAULT_LIST = EXECUTIVE_FAULT_KINDS.map(
+  (kind) => `    ${kind.padEnd(22)}${EXECUTIVE_FAULT_DESCRIPTIONS[kind]}`,
+).join("\n");
+
+const HELP = `Usage: statefold gen [--model dag|operations|executive] [--events N] [--seed N] [--inject KIND[:COUNT]]...
                      [--out FILE]   (and, for dag: [--nodes N] ..., for operations: [--strands N])
 
 Writes a synthetic JSONL journal. The same options give the same bytes on every machine. It is
@@ -62,16 +77,22 @@ strands at once, their records interleaved: each op accepted, worked step by ste
 under fresh effect ids, settlements, retries on the ladder, lost answers read back, now and
 then a cancel or a new lease) and finished.
 
+--model executive: a header with a seeded spec (its plan as large as the journal needs) and
+budget, then --events lines of a faithful host driving the executive machine — results,
+retries, checkpoints, ticks — each with the machine's decision as the host recorded it.
+
 Options:
-  --model dag|operations the model of the journal (default dag)
+  --model NAME           dag, operations or executive: the model of the journal (default dag)
   --events N             dag: events of the campaign (default 10000), injected faults on top;
-                         operations: records (default 10000), injected faults included
+                         operations, executive: lines (default 10000), injected faults included
   --seed N               the seed (default 1)
   --inject KIND[:COUNT]  inject COUNT faults of KIND (default 1) at seeded places; repeatable.
                          Each is the only thing an audit finds at its line. For dag:
 ${FAULT_LIST}
                          For operations:
 ${OPERATIONS_FAULT_LIST}
+                         For executive:
+${EXECUTIVE_FAULT_LIST}
   --out FILE             write to FILE instead of stdout
   -h, --help             show this help
 
@@ -118,14 +139,20 @@ async function runGen(args: readonly string[], output: CliOutput): Promise<numbe
   if (positionals.length > 0)
     throw new UsageError(`gen takes no arguments, found '${positionals[0]}'`, "gen");
   const model: Model = oneOf("gen", "--model", values.model ?? "dag", MODELS);
-  const foreign = model === "dag" ? OPERATIONS_ONLY_FLAGS : DAG_ONLY_FLAGS;
-  for (const flag of foreign) {
-    if (values[flag] !== undefined) {
-      const other = model === "dag" ? "operations" : "dag";
-      throw new UsageError(`--${flag} is an option of --model ${other}, not ${model}`, "gen");
+  for (const other of MODELS) {
+    if (other === model) continue;
+    for (const flag of FLAGS_OF[other]) {
+      if (values[flag] !== undefined) {
+        throw new UsageError(`--${flag} is an option of --model ${other}, not ${model}`, "gen");
+      }
     }
   }
-  const journal = model === "dag" ? dagJournal(values) : operationsJournalOf(values);
+  const journal =
+    model === "dag"
+      ? dagJournal(values)
+      : model === "operations"
+        ? operationsJournalOf(values)
+        : executiveJournalOf(values);
   // The first line is made before the output is opened: a fault plan the journal cannot hold
   // is found then, and leaves no half-written file behind.
   const first = firstPiece(journal);
@@ -194,6 +221,19 @@ function operationsJournalOf(values: GenValues): Generator<string> {
   const faults = values.inject.map(parseOperationsFault);
   // In pieces of whole lines: no yield and join per line, about a third of the cost of one.
   return operationsJournalChunks({ events, seed, strands, faults });
+}
+
+function executiveJournalOf(values: GenValues): Generator<string> {
+  const events = integerFlag("gen", "--events", values.events ?? "10000");
+  const seed = integerFlag("gen", "--seed", values.seed ?? "1");
+  const faults = values.inject.map((value): ExecutiveFaultRequest => {
+    const [kindText = "", countText] = value.split(":", 2);
+    const kind = oneOf("gen", "--inject", kindText, EXECUTIVE_FAULT_KINDS);
+    const count =
+      countText === undefined ? 1 : integerFlag("gen", `--inject ${kind}:`, countText, 1);
+    return { kind, count };
+  });
+  return executiveJournal({ events, seed, faults });
 }
 
 function parseFault(value: string): FaultRequest {
