@@ -136,7 +136,7 @@ describe("statefold gen --model operations", () => {
       "--strands must be at most 1000000, found '1000001'",
     ],
     [["--model", "operations", "--events", "x"], "--events must be a whole number ≥ 0, found 'x'"],
-    [["--model", "graph"], "--model must be 'dag' or 'operations', found 'graph'"],
+    [["--model", "graph"], "--model must be 'dag' or 'operations' or 'executive', found 'graph'"],
     [
       ["--model", "operations", "--inject", "torn-tail"],
       `--inject torn-tail is a fault of --model dag; the faults of --model operations are ${OPERATIONS_KINDS.join(", ")}`,
@@ -191,7 +191,7 @@ describe("statefold gen --model operations", () => {
   it("--help names the model, its options and its faults", async () => {
     const run = await gen(["--help"]);
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Usage: statefold gen \[--model dag\|operations\]/);
+    expect(run.stdout).toMatch(/^Usage: statefold gen \[--model dag\|operations\|executive\]/);
     expect(run.stdout).toContain("--strands N");
     for (const kind of OPERATIONS_FAULT_KINDS) expect(run.stdout).toContain(`\n    ${kind} `);
   });
