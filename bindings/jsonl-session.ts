@@ -15,7 +15,7 @@ import { FirstLineHold } from "../src/journal/first-line.js";
 import { type Dag, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import type { KernelHost } from "./kernel-host.js";
-import { PrefixHash, PrefixVerifier } from "./prefix-hash.js";
+import { PrefixHash, resumeAfterPrefix } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
 import {
   type DagSnapshotBody,
@@ -111,22 +111,13 @@ export class JsonlSession implements JournalAuditor {
       given ?? (snapshotDag === null ? null : { dag: snapshotDag, name: "the snapshot's DAG" }),
       options,
     );
-    const verifier = new PrefixVerifier(body.prefix.bytes);
-    let restored = false;
-    for await (const chunk of chunks) {
-      const rest = verifier.take(chunk);
-      if (rest === null) continue;
-      if (!restored) session.restore(body, snapshotDag, verifier.hash, file);
-      restored = true;
-      if (rest.length > 0) session.write(rest);
-    }
-    if (!verifier.done) {
-      throw new JournalError(
-        file,
-        `refusing the snapshot: it covers the journal's first ${body.prefix.bytes} bytes, but the journal has only ${verifier.seen}: truncated, or another journal`,
-      );
-    }
-    if (!restored) session.restore(body, snapshotDag, verifier.hash, file);
+    await resumeAfterPrefix(
+      body.prefix.bytes,
+      chunks,
+      file,
+      (prefixHash) => session.restore(body, snapshotDag, prefixHash, file),
+      (chunk) => session.write(chunk),
+    );
     return session;
   }
 

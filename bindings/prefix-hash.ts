@@ -4,6 +4,7 @@
  * Every model's sessions use both.
  */
 import { Sha256 } from "../src/digest/sha256.js";
+import { JournalError } from "../src/journal/errors.js";
 
 /**
  * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
@@ -36,7 +37,7 @@ export class PrefixHash {
 }
 
 /** Hashes the first `bytes` of a stream and hands back what follows. */
-export class PrefixVerifier {
+class PrefixVerifier {
   readonly hash = new Sha256();
   seen = 0;
 
@@ -53,4 +54,34 @@ export class PrefixVerifier {
     this.seen += chunk.length;
     return this.seen >= this.bytes ? chunk.subarray(wanted) : null;
   }
+}
+
+/**
+ * Resumes a journal from a snapshot covering its first `prefixBytes`: hashes them, then calls
+ * `restore` with their hash once (even when nothing follows), and `write` with every byte after
+ * them. A journal shorter than the prefix is refused, naming `file`.
+ */
+export async function resumeAfterPrefix(
+  prefixBytes: number,
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+  restore: (prefixHash: Sha256) => void,
+  write: (chunk: Uint8Array) => void,
+): Promise<void> {
+  const verifier = new PrefixVerifier(prefixBytes);
+  let restored = false;
+  for await (const chunk of chunks) {
+    const rest = verifier.take(chunk);
+    if (rest === null) continue;
+    if (!restored) restore(verifier.hash);
+    restored = true;
+    if (rest.length > 0) write(rest);
+  }
+  if (!verifier.done) {
+    throw new JournalError(
+      file,
+      `refusing the snapshot: it covers the journal's first ${prefixBytes} bytes, but the journal has only ${verifier.seen}: truncated, or another journal`,
+    );
+  }
+  if (!restored) restore(verifier.hash);
 }

@@ -6,8 +6,13 @@
 import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "./engine.js";
 import { chooseModel } from "./journal/choose-model.js";
 import { JournalError } from "./journal/errors.js";
+import type { JournalHeader } from "./journal/journal.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
-import { auditExecutive, type ExecutiveReport } from "./models/executive/audit.js";
+import {
+  auditExecutive,
+  type ExecutiveReport,
+  type ExecutiveRun,
+} from "./models/executive/audit.js";
 
 export interface ExecutiveEngine {
   readonly name: EngineName;
@@ -21,14 +26,17 @@ export const referenceExecutiveEngine: ExecutiveEngine = {
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
     chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
-    const run = journal.header?.executive ?? null;
-    if (run === null) {
-      throw new JournalError(
-        file,
-        'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
-      );
-    }
     const { events, lines, tornTail } = journal;
-    return auditExecutive(run, events, { lines, tornTail });
+    return auditExecutive(executiveRunOf(journal.header, file), events, { lines, tornTail });
   },
 };
+
+/** The spec and budget an executive journal's header gives; a `JournalError` when it has none. */
+export function executiveRunOf(header: JournalHeader | null, file: string): ExecutiveRun {
+  const run = header?.executive ?? null;
+  if (run !== null) return run;
+  throw new JournalError(
+    file,
+    'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
+  );
+}

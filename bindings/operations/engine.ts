@@ -19,7 +19,7 @@ import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
-import { PrefixHash, PrefixVerifier } from "../prefix-hash.js";
+import { PrefixHash, resumeAfterPrefix } from "../prefix-hash.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -221,22 +221,13 @@ class Session implements OperationsJournalAuditor {
       snapshotFile,
     );
     const session = new Session(owner, options);
-    const verifier = new PrefixVerifier(body.prefix.bytes);
-    let restored = false;
-    for await (const chunk of chunks) {
-      const rest = verifier.take(chunk);
-      if (rest === null) continue;
-      if (!restored) session.restore(body, verifier.hash, snapshotFile);
-      restored = true;
-      if (rest.length > 0) session.write(rest);
-    }
-    if (!verifier.done) {
-      throw new JournalError(
-        file,
-        `refusing the snapshot: it covers the journal's first ${body.prefix.bytes} bytes, but the journal has only ${verifier.seen}: truncated, or another journal`,
-      );
-    }
-    if (!restored) session.restore(body, verifier.hash, snapshotFile);
+    await resumeAfterPrefix(
+      body.prefix.bytes,
+      chunks,
+      file,
+      (prefixHash) => session.restore(body, prefixHash, snapshotFile),
+      (chunk) => session.write(chunk),
+    );
     return session;
   }
 

@@ -128,12 +128,22 @@ async function auditOperationsStream(
     throw new JournalError(file, "--dag is for dag journals; an operations journal needs none");
   }
   const engine = await operationsEngineNamed(options.engine);
+  return auditCounted(file, chunks, options, (counted) => engine.auditBytes(counted, { file }));
+}
+
+/** Audits the chunks with `audit`, telling progress by bytes (such an engine counts events at the end). */
+async function auditCounted(
+  file: string,
+  chunks: AsyncIterable<Uint8Array>,
+  options: AuditOptions,
+  audit: (counted: AsyncIterable<Uint8Array>) => Promise<ModelReport>,
+): Promise<AuditRun> {
   let bytesRead = 0;
   const counted = countingBytes(chunks, (bytes) => {
     bytesRead = bytes;
     options.onProgress?.(bytes, null);
   });
-  const report = await engine.auditBytes(counted, { file });
+  const report = await audit(counted);
   return { file, report, bytesRead };
 }
 
@@ -149,13 +159,9 @@ async function auditExecutiveStream(
   if (options.dagPath !== undefined) {
     throw new JournalError(file, "--dag is for dag journals; an executive journal needs none");
   }
-  let bytesRead = 0;
-  const counted = countingBytes(chunks, (bytes) => {
-    bytesRead = bytes;
-    options.onProgress?.(bytes, null);
-  });
-  const report = await referenceExecutiveEngine.auditBytes(counted, { file });
-  return { file, report, bytesRead };
+  return auditCounted(file, chunks, options, (counted) =>
+    referenceExecutiveEngine.auditBytes(counted, { file }),
+  );
 }
 
 let wasmOperationsEngine: Promise<WasmOperationsEngine> | undefined;

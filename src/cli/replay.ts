@@ -1,4 +1,5 @@
 import type { Engine, EngineName } from "../engine.js";
+import { executiveRunOf } from "../executive-engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../models/dag/events.js";
@@ -109,18 +110,25 @@ async function replayDag(
   return { index: fault.index, reason: fault.reason, message };
 }
 
+/** The operations and executive states are the reference's to print: their kernels only audit. */
+function refuseKernelReplay(
+  model: OtherJournalFile["model"],
+  engineName: EngineName | undefined,
+): void {
+  if (engineName !== "wasm") return;
+  throw new UsageError(
+    `replay of an ${model} journal runs on the reference engine: pass --engine reference`,
+    "replay",
+  );
+}
+
 /** The operations state is the reference's to print: the kernel audits, it keeps no such state. */
 function replayOperations(
   journal: OtherJournalFile,
   engineName: EngineName | undefined,
   output: CliOutput,
 ): FoldStop | null {
-  if (engineName === "wasm") {
-    throw new UsageError(
-      "replay of an operations journal runs on the reference engine: pass --engine reference",
-      "replay",
-    );
-  }
+  refuseKernelReplay(journal.model, engineName);
   const { state, fault } = replayOperationsJournal(journal.events);
   output.stdout(renderOperationsState(state));
   if (fault === null) return null;
@@ -136,19 +144,8 @@ function replayExecutive(
   engineName: EngineName | undefined,
   output: CliOutput,
 ): FoldStop | null {
-  if (engineName === "wasm") {
-    throw new UsageError(
-      "replay of an executive journal runs on the reference engine: pass --engine reference",
-      "replay",
-    );
-  }
-  const run = journal.header?.executive ?? null;
-  if (run === null) {
-    throw new JournalError(
-      journal.file,
-      'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
-    );
-  }
+  refuseKernelReplay(journal.model, engineName);
+  const run = executiveRunOf(journal.header, journal.file);
   const { state, stop } = replayObservations(run, journal.events);
   output.stdout(`${JSON.stringify(JSON.parse(canonicalBody(state)), null, 2)}\n`);
   return stop;
