@@ -5,7 +5,7 @@
  * body, then takes the body only if it is canonical and a state the machine could hold; a
  * snapshot holds data only, and restoring one never runs anything.
  */
-import { Set as ImmutableSet, List } from "immutable";
+import { List } from "immutable";
 import { hmacSha256Hex } from "../../digest/hmac-sha256.js";
 import { Sha256 } from "../../digest/sha256.js";
 import { DETAIL_BYTES_MAX } from "./observation.js";
@@ -23,10 +23,12 @@ import {
   FAIL_REASONS,
   type Failure,
   type Frame,
+  frameOf,
   type Limits,
   type Outstanding,
   STATUSES,
   type Used,
+  withDone,
 } from "./state.js";
 
 export const SNAPSHOT_MAGIC = "statefold-executive";
@@ -259,16 +261,9 @@ function readFrames(raw: readonly unknown[], rootPlan: Plan): List<Frame> | null
     }
     const done = readDone(item.done, plan);
     if (done === null) return null;
-    frames.push(
-      Object.freeze({
-        id: item.id as string | null,
-        plan,
-        limits: Object.freeze({ ...limits }) as Limits,
-        used: Object.freeze({ ...used }) as Used,
-        done: List(done),
-        doneSet: ImmutableSet(done),
-      }),
-    );
+    let frame = frameOf(item.id as string | null, plan, Object.freeze({ ...limits }) as Limits);
+    for (const id of done) frame = withDone(frame, id);
+    frames.push(Object.freeze({ ...frame, used: Object.freeze({ ...used }) as Used }));
   }
   return List(frames);
 }

@@ -5,8 +5,9 @@
  * on the stack and fails, changing nothing, when any frame would pass its limit; an entered
  * frame holds at most what its parent has left. So budgets only narrow and counters only grow.
  *
- * A frame's `done` ids are a persistent list (in the order they were done) and set, so that a
- * step copies O(log n) of a large plan, not all of it.
+ * A frame's `done` ids are a persistent list (in the order they were done) and set, and its
+ * `ready` ids (not done, every dep done) a persistent set kept as steps are done, so that a step
+ * costs O(log n) of a large plan and the next step is found among the ready ones only.
  */
 import { Set as ImmutableSet, List } from "immutable";
 import {
@@ -16,6 +17,7 @@ import {
   type Counter,
   type Effect,
   type Plan,
+  type PlanStep,
   type Spec,
 } from "./spec.js";
 
@@ -30,6 +32,36 @@ export interface Frame {
   readonly used: Used;
   readonly done: List<string>;
   readonly doneSet: ImmutableSet<string>;
+  /** The steps not done whose deps all are. */
+  readonly ready: ImmutableSet<string>;
+}
+
+/** What a plan's steps are by id, and which steps depend on each: worked out once per plan. */
+interface PlanIndex {
+  readonly byId: ReadonlyMap<string, PlanStep>;
+  readonly dependents: ReadonlyMap<string, readonly string[]>;
+  readonly roots: readonly string[];
+}
+
+const planIndexes = new WeakMap<Plan, PlanIndex>();
+
+export function planIndex(plan: Plan): PlanIndex {
+  let index = planIndexes.get(plan);
+  if (index === undefined) {
+    const byId = new Map(plan.steps.map((step) => [step.id, step]));
+    const dependents = new Map<string, string[]>();
+    for (const step of plan.steps) {
+      for (const dep of new Set(step.deps)) {
+        const list = dependents.get(dep);
+        if (list === undefined) dependents.set(dep, [step.id]);
+        else list.push(step.id);
+      }
+    }
+    const roots = plan.steps.filter((step) => step.deps.length === 0).map((step) => step.id);
+    index = { byId, dependents, roots };
+    planIndexes.set(plan, index);
+  }
+  return index;
 }
 
 export const STATUSES = ["ready", "running", "completed", "failed"] as const;
@@ -106,6 +138,7 @@ export function frameOf(id: string | null, plan: Plan, limits: Limits): Frame {
     used: NOTHING_USED,
     done: List<string>(),
     doneSet: ImmutableSet<string>(),
+    ready: ImmutableSet(planIndex(plan).roots),
   });
 }
 
@@ -166,7 +199,16 @@ export function enteredFrame(
   return frameOf(id, plan, Object.freeze(limits));
 }
 
-/** The frame with `id` done in it. */
+/** The frame with `id` (a ready step of its plan) done in it, and the steps that makes ready. */
 export function withDone(frame: Frame, id: string): Frame {
-  return Object.freeze({ ...frame, done: frame.done.push(id), doneSet: frame.doneSet.add(id) });
+  const { byId, dependents } = planIndex(frame.plan);
+  const doneSet = frame.doneSet.add(id);
+  const ready = frame.ready.withMutations((set) => {
+    set.remove(id);
+    for (const dependent of dependents.get(id) ?? []) {
+      const step = byId.get(dependent) as PlanStep;
+      if (!doneSet.has(dependent) && step.deps.every((dep) => doneSet.has(dep))) set.add(dependent);
+    }
+  });
+  return Object.freeze({ ...frame, done: frame.done.push(id), doneSet, ready });
 }

@@ -22,6 +22,7 @@ import {
   enteredFrame,
   type FailReason,
   type Frame,
+  planIndex,
   topFrame,
   withChanges,
   withDone,
@@ -161,12 +162,10 @@ function next(start: ExecutiveState): StepResult {
 
 /** The not-done step, every dep done, whose id is least by code point. */
 function leastReadyStep(frame: Frame): PlanStep {
-  let least: PlanStep | null = null;
-  for (const step of frame.plan.steps) {
-    if (frame.doneSet.has(step.id) || !step.deps.every((dep) => frame.doneSet.has(dep))) continue;
-    if (least === null || compareCodePoints(step.id, least.id) < 0) least = step;
-  }
-  return least as PlanStep; // a plan is a DAG: some step is ready until all are done
+  let least: string | null = null;
+  for (const id of frame.ready) if (least === null || compareCodePoints(id, least) < 0) least = id;
+  // A plan is a DAG: some step is ready until all are done.
+  return planIndex(frame.plan).byId.get(least as string) as PlanStep;
 }
 
 function pathOfFrames(frames: List<Frame>): string[] {
