@@ -3,8 +3,21 @@
  * no overlong forms, no encoded surrogates, nothing above U+10FFFF, no truncated sequence.
  * Only lines holding a byte ≥ 0x80 come here; ASCII lines skip it.
  */
-
 export function isValidUtf8(start: usize, end: usize): bool {
+  return isUtf8Form(start, end, false);
+}
+
+/**
+ * Whether the bytes are WTF-8 as the kernel writes decoded ids: UTF-8 that may also hold lone
+ * surrogates in their 3-byte form. For bytes that come from outside a line (a snapshot).
+ */
+export function isWtf8(start: usize, end: usize): bool {
+  return isUtf8Form(start, end, true);
+}
+
+// @ts-expect-error: decorator
+@inline
+function isUtf8Form(start: usize, end: usize, surrogates: bool): bool {
   let at = start;
   while (at < end) {
     const lead = <u32>load<u8>(at);
@@ -20,7 +33,7 @@ export function isValidUtf8(start: usize, end: usize): bool {
     } else if (lead >= 0xe0 && lead <= 0xef) {
       length = 3;
       if (lead == 0xe0) low = 0xa0;
-      else if (lead == 0xed) high = 0x9f;
+      else if (lead == 0xed && !surrogates) high = 0x9f;
     } else if (lead >= 0xf0 && lead <= 0xf4) {
       length = 4;
       if (lead == 0xf0) low = 0x90;

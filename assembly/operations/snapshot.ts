@@ -22,6 +22,7 @@
 
 import { hashBytes } from "../hash";
 import { reserve } from "../memory";
+import { isWtf8 } from "../utf8";
 import { keep } from "./alloc";
 import {
   adoptStopped,
@@ -555,7 +556,7 @@ function restoreReport(): bool {
   const integrity = load<i32>(report + REPORT_INTEGRITY_REASON);
   if (!forEachFinding(restoreFinding)) return false;
   if (integrity == Integrity.UNKNOWN_KIND) {
-    if (!getBytes()) return false;
+    if (!getBytes() || !isWtf8(bytesAt, bytesAt + bytesLength)) return false;
     const copy = keep(bytesLength);
     if (copy == 0) return false;
     memory.copy(copy, bytesAt, bytesLength);
@@ -596,9 +597,9 @@ function restoreFinding(finding: usize): bool {
   return adoptText(finding, 24) && adoptText(finding, 32);
 }
 
-/** Copies the next text into kept memory and points the finding's field at `offset` to it. */
+/** Copies the next text (WTF-8, as the kernel wrote it) into kept memory and points the finding's field at `offset` to it. */
 function adoptText(finding: usize, offset: usize): bool {
-  if (!getBytes()) return false;
+  if (!getBytes() || !isWtf8(bytesAt, bytesAt + bytesLength)) return false;
   const copy = keep(bytesLength);
   if (copy == 0) return false;
   memory.copy(copy, bytesAt, bytesLength);

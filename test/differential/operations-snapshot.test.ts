@@ -152,6 +152,21 @@ describe("operations kernel snapshots", () => {
     );
     expect(refused).toBeGreaterThan(50);
     expect(restored).toBeGreaterThan(0); // an edited epoch or attempt is still a state
+    // Every byte, in turn, made one no UTF-8 text can hold: ids and texts the report will show
+    // must still decode.
+    for (let at = 0; at < state.length; at++) {
+      for (const value of [0xff, 0x80]) {
+        const edited = state.slice();
+        edited[at] = value;
+        try {
+          (
+            await resumer.resume(encodeSnapshot({ ...body, state: toBase64(edited) }), [bytes])
+          ).finish();
+        } catch (error) {
+          expect(error, `byte ${at} = ${value}`).toBeInstanceOf(JournalError);
+        }
+      }
+    }
     // Counts that promise more records than the bytes hold.
     const huge = state.slice();
     new DataView(huge.buffer).setUint32(0, 0xffffffff, true);
