@@ -4,9 +4,11 @@
  * answered with the machine's decision, and stdout is the journal — its header, then each
  * observation with its decision — so that a run recorded this way audits as conformant.
  */
-import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { JournalError } from "../journal/errors.js";
+import { parseJsonFile } from "../journal/json-file.js";
+import { describeJsonPath } from "../journal/json-value-error.js";
+import { readFileBytes } from "../journal/read-file-bytes.js";
 import {
   BUDGET_FIELDS,
   type ExecutiveState,
@@ -50,13 +52,13 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
       "executive",
     );
   }
-  const spec = readJsonFile(specFile);
-  const budget = readJsonFile(budgetFile);
+  const spec = readJsonFile(specFile, 'a spec {"task", "plan"}');
+  const budget = readJsonFile(budgetFile, 'a budget {"steps", "depth", …}');
   const made = referenceExecutive.initialState(spec, budget);
   if (!("state" in made)) {
     const [first, ...rest] = made.path;
     const inBudget = first === "budget";
-    const where = (inBudget ? rest : made.path).join(".") || "the top level";
+    const where = describeJsonPath(inBudget ? rest : made.path) || "the top level";
     throw new JournalError(
       inBudget ? budgetFile : specFile,
       `refused (${made.rejected}) at ${where}`,
@@ -90,18 +92,8 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
   return ExitCode.conformant;
 }
 
-function readJsonFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    throw new JournalError(path, `cannot read it: ${(error as Error).message}`);
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw new JournalError(path, `expected JSON: ${(error as Error).message}`);
-  }
+function readJsonFile(path: string, expected: string): unknown {
+  return parseJsonFile(readFileBytes(path), path, expected).value;
 }
 
 /** The budget the state was made under, in its canonical field order. */

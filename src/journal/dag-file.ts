@@ -5,19 +5,18 @@
  * becomes an error naming the reason, the ids, and the node where it shows.
  */
 import { type Dag, type DagNode, type DagRejection, makeDag } from "../models/dag/dag.js";
-import { JournalError } from "./errors.js";
+import type { JournalError } from "./errors.js";
+import { parseJsonFile } from "./json-file.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
-import { type JsonPath, walkJson } from "./json-walk.js";
-import { textPosition } from "./text-position.js";
+import type { JsonPath } from "./json-walk.js";
 
 /** How many ids a rejection message lists before it only counts them. */
 const REJECTED_IDS_LISTED_MAX = 10;
 
 /** Reads a DAG file. Unlike a journal line, a DAG file may start with a byte-order mark. */
 export function parseDagFile(bytes: Uint8Array, file: string): Dag {
-  const text = decodeUtf8(bytes, file);
-  const origin: JsonOrigin = { file, text, firstLine: 1 };
-  return dagFromJson(parseJson(origin), origin, []);
+  const { value, origin } = parseJsonFile(bytes, file, 'a DAG {"nodes": [...]}');
+  return dagFromJson(value, origin, []);
 }
 
 /** Validates a parsed DAG value found at `path` in `origin` and builds the DAG. */
@@ -26,42 +25,6 @@ export function dagFromJson(value: unknown, origin: JsonOrigin, path: JsonPath):
   const made = makeDag(nodes);
   if (made.ok) return made.dag;
   throw rejectionError(made.rejection, nodes, origin, path);
-}
-
-function decodeUtf8(bytes: Uint8Array, file: string): string {
-  try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    // Line by line finds the offending line: no UTF-8 sequence contains the byte 0x0A.
-    const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-    let line = 1;
-    for (let start = 0; start <= bytes.length; line += 1) {
-      const lf = bytes.indexOf(0x0a, start);
-      const end = lf === -1 ? bytes.length : lf;
-      try {
-        strict.decode(bytes.subarray(start, end));
-      } catch {
-        break;
-      }
-      start = end + 1;
-    }
-    throw new JournalError(file, "expected UTF-8 text, found bytes that are not UTF-8", line);
-  }
-}
-
-function parseJson(origin: JsonOrigin): unknown {
-  if (origin.text.trim() === "") {
-    throw new JournalError(origin.file, 'expected a DAG {"nodes": [...]}, found an empty file');
-  }
-  try {
-    return JSON.parse(origin.text);
-  } catch {
-    const problem = walkJson(origin.text);
-    if (problem === null) throw new JournalError(origin.file, "expected JSON, found invalid JSON");
-    const { line, column } = textPosition(origin.text, problem.offset);
-    const detail = `expected ${problem.expected}, found ${problem.found}`;
-    throw new JournalError(origin.file, detail, origin.firstLine + line - 1, column);
-  }
 }
 
 function dagNodes(value: unknown, origin: JsonOrigin, path: JsonPath): DagNode[] {

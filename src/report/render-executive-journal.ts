@@ -2,18 +2,11 @@
  * The body of an `executive` journal's section in the HTML report: a chip per rule, then each
  * listed mismatch with the machine's decision and the recorded one side by side. Pure.
  */
-import { EXECUTIVE_RULE_NAMES, type ExecutiveReport } from "../models/executive/audit.js";
+import { EXECUTIVE_RULE_NAMES } from "../models/executive/audit.js";
 import { escapeHtml } from "./escape-html.js";
+import type { ExecutiveJournalView } from "./executive-view.js";
 import { WHY_EXECUTIVE } from "./executive-wording.js";
-import type { ContextOmitted } from "./journal-view.js";
 import { eventLocation } from "./wording.js";
-
-/** An executive journal's view: its report (what a mismatch needs is in the report itself). */
-export interface ExecutiveJournalView {
-  readonly file: string;
-  readonly report: ExecutiveReport;
-  readonly context: { readonly gathered: true } | ContextOmitted;
-}
 
 export function renderExecutiveBody(view: ExecutiveJournalView): string {
   const { report } = view;

@@ -11,6 +11,7 @@ import { UnparseableLine } from "../journal-source.js";
 import { FINDINGS_LISTED_MAX, type ReportFrame } from "../report-frame.js";
 import { createExecutive, type Terminal } from "./machine.js";
 import type { Decision } from "./observation.js";
+import { wtf8Length } from "./plain-data.js";
 import type { Budget, Spec } from "./spec.js";
 import type { ExecutiveState, Status, Used } from "./state.js";
 
@@ -59,8 +60,6 @@ export interface ExecutiveRun {
   readonly spec: Spec;
   readonly budget: Budget;
 }
-
-const encoder = new TextEncoder();
 
 export function auditExecutive(
   run: ExecutiveRun,
@@ -175,7 +174,7 @@ function mismatch(
   expected: Decision,
   recorded: unknown,
 ): DecisionMismatch {
-  const bytes = encoder.encode(JSON.stringify(recorded)).length;
+  const bytes = wtf8Length(JSON.stringify(recorded)); // well-formed: JSON.stringify escapes lone surrogates
   const shown = bytes > RECORDED_BYTES_MAX ? { recordedBytes: bytes } : { recorded };
   return { index, ...line, reason: "decision-mismatch", expected, ...shown };
 }

@@ -87,8 +87,11 @@ function refusalOf(state: ExecutiveState, observation: Observation): RejectReaso
   return null;
 }
 
-/** What an accepted observation means. */
-function meaning(state: ExecutiveState, observation: Observation): StepResult {
+/** What an accepted observation means (a cancel is never accepted: it fails the run first). */
+function meaning(
+  state: ExecutiveState,
+  observation: Exclude<Observation, { tag: "cancel" }>,
+): StepResult {
   switch (observation.tag) {
     case "tick":
       return { decision: { tag: "wait", seq: state.outstanding?.seq ?? state.seq }, state };
@@ -98,8 +101,6 @@ function meaning(state: ExecutiveState, observation: Observation): StepResult {
       return next(withChanges(state, { status: "running" }));
     case "result":
       return result(state, observation);
-    default:
-      return next(state);
   }
 }
 
