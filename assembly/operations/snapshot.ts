@@ -372,22 +372,17 @@ export function restoreState(pointer: usize, length: usize): i32 {
   const records = <u64>strands + <u64>ops + <u64>steps + <u64>effects;
   if (readFailed || records * 8 > <u64>length) return Restored.INVALID;
   if (!createMap(records)) return Restored.MEMORY;
-  const strandsAt = readAt;
-  for (let i: u32 = 0; i < strands; i++) if (!restoreStrand()) return failure();
+  // A strand names its current op, and a step its current effect, before they are restored:
+  // each such reference waits here as (new entry, old address) until its target is there.
+  const currentOps = reserve(<usize>strands * 8);
+  const currentEffects = reserve(<usize>steps * 8);
+  if (currentOps == 0 || currentEffects == 0) return Restored.MEMORY;
+  for (let i: u32 = 0; i < strands; i++) if (!restoreStrand(currentOps + <usize>i * 8)) return failure();
   for (let i: u32 = 0; i < ops; i++) if (!restoreOp()) return failure();
-  // The strands' current ops, now that the ops are there.
-  const opsAt = readAt;
-  readAt = strandsAt;
-  for (let i: u32 = 0; i < strands; i++) if (!adoptCurrentOp()) return failure();
-  readAt = opsAt;
-  const stepsAt = readAt;
-  for (let i: u32 = 0; i < steps; i++) if (!restoreStep()) return failure();
+  for (let i: u32 = 0; i < strands; i++) if (!adoptCurrentOp(currentOps + <usize>i * 8)) return failure();
+  for (let i: u32 = 0; i < steps; i++) if (!restoreStep(currentEffects + <usize>i * 8)) return failure();
   for (let i: u32 = 0; i < effects; i++) if (!restoreEffect()) return failure();
-  // The steps' current effects, now that the effects are there.
-  const effectsEnd = readAt;
-  readAt = stepsAt;
-  for (let i: u32 = 0; i < steps; i++) if (!adoptStepEffect()) return failure();
-  readAt = effectsEnd;
+  for (let i: u32 = 0; i < steps; i++) if (!adoptStepEffect(currentEffects + <usize>i * 8)) return failure();
   if (!restoreReport()) return failure();
   const wasStopped = get32();
   if (readFailed || wasStopped > 1 || readAt != readEnd) return Restored.INVALID;
@@ -399,12 +394,13 @@ function failure(): i32 {
   return outOfMemory ? Restored.MEMORY : Restored.INVALID;
 }
 
-function restoreStrand(): bool {
+/** Restores a strand; its current op's old address waits at `pending` (see restoreState). */
+function restoreStrand(pending: usize): bool {
   const old = get32();
   if (!getBytes()) return false;
   const id = bytesAt;
   const idLength = bytesLength;
-  get32(); // its current op: adopted once the ops are there
+  const current = get32();
   const hasEpoch = get32();
   const epoch = get64();
   if (readFailed || hasEpoch > 1) return false;
@@ -413,23 +409,18 @@ function restoreStrand(): bool {
   const strand = strandNamed(id, idLength, hash);
   if (strand == 0) return false;
   if (hasEpoch == 1) setStrandEpoch(strand, epoch);
+  store<u32>(pending, <u32>strand);
+  store<u32>(pending, current, 4);
   return remember(old, strand, Entry.STRAND);
 }
 
-function adoptCurrentOp(): bool {
-  const old = get32();
-  getBytes();
-  const current = get32();
-  get32();
-  get64();
-  if (readFailed) return false;
+function adoptCurrentOp(pending: usize): bool {
+  const strand = <usize>load<u32>(pending);
+  const current = load<u32>(pending, 4);
   if (current == 0) return true;
   const op = recall(current, Entry.OP);
-  const strand = recall(old, Entry.STRAND);
   // A strand's current op is one of its running ops.
-  if (op == 0 || strand == 0 || load<u8>(op, OP_FINISHED) != 0 || <usize>load<u32>(op, OP_STRAND) != strand) {
-    return false;
-  }
+  if (op == 0 || load<u8>(op, OP_FINISHED) != 0 || <usize>load<u32>(op, OP_STRAND) != strand) return false;
   store<u32>(strand, <u32>op, STRAND_CURRENT);
   return true;
 }
@@ -456,14 +447,15 @@ function restoreOp(): bool {
   return remember(old, op, Entry.OP);
 }
 
-function restoreStep(): bool {
+/** Restores a step; its current effect's old address waits at `pending` (see restoreState). */
+function restoreStep(pending: usize): bool {
   const old = get32();
   const op = recall(get32(), Entry.OP);
   if (!getBytes()) return false;
   const key = bytesAt;
   const keyLength = bytesLength;
   const attempt = get64();
-  get32(); // its current effect: adopted once the effects are there
+  const effect = get32();
   const status = get32();
   const notBefore = get64();
   if (readFailed || op == 0 || load<u8>(op, OP_FINISHED) != 0) return false;
@@ -475,22 +467,17 @@ function restoreStep(): bool {
   store<i64>(step, attempt, STEP_ATTEMPT);
   store<i64>(step, notBefore, STEP_NOT_BEFORE);
   if (status != 0xff) setStepStatus(step, <u8>status);
+  store<u32>(pending, <u32>step);
+  store<u32>(pending, effect, 4);
   return remember(old, step, Entry.STEP);
 }
 
-function adoptStepEffect(): bool {
-  const old = get32();
-  get32();
-  getBytes();
-  get64();
-  const effect = get32();
-  get32();
-  get64();
-  if (readFailed) return false;
+function adoptStepEffect(pending: usize): bool {
+  const step = <usize>load<u32>(pending);
+  const effect = load<u32>(pending, 4);
   if (effect == 0) return true;
   const entry = recall(effect, Entry.EFFECT);
-  const step = recall(old, Entry.STEP);
-  if (entry == 0 || step == 0) return false;
+  if (entry == 0) return false;
   store<u32>(step, <u32>entry, STEP_EFFECT);
   return true;
 }
