@@ -9,7 +9,7 @@
 import { Limit, report } from "./dag/audit";
 import { loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
 import { setHashKey } from "./hash";
-import { reserve, resetAll, sealDagRegion } from "./memory";
+import { reserve, resetAll, sealModelRegion } from "./memory";
 import {
   depositPhaseAt,
   modeAt,
@@ -77,7 +77,7 @@ export function prepareDag(nodes: u32, edges: u32, idBytes: u32): usize {
 /** Adopts the packed DAG the host wrote; returns a Limit code. */
 export function loadDag(): i32 {
   if (!loadPackedDag(packedDag)) return Limit.MEMORY;
-  sealDagRegion();
+  sealModelRegion();
   return Limit.NONE;
 }
 

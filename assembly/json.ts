@@ -435,3 +435,18 @@ function writeCodePoint(at: usize, cp: u32): usize {
   store<u8>(at + 3, <u8>(0x80 | (cp & 0x3f)));
   return at + 4;
 }
+
+/**
+ * Whether the bytes [pointer, pointer + length) are the ASCII `name` (a string literal: static
+ * UTF-16 data, read in place).
+ */
+// @ts-expect-error: decorator
+@inline
+export function isName(pointer: usize, length: usize, name: string): bool {
+  if (<i32>length != name.length) return false;
+  const units = changetype<usize>(name);
+  for (let i: usize = 0; i < length; i++) {
+    if (<u32>load<u8>(pointer + i) != <u32>load<u16>(units + (i << 1))) return false;
+  }
+  return true;
+}

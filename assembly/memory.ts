@@ -1,10 +1,11 @@
 /**
  * The kernel's only allocator: a bump pointer over linear memory, with no managed objects.
  *
- * Memory is two stacked regions. The DAG region (node tables, id hash table) is laid down by
- * `loadDag`; the journal region above it (line buffer, path table, surfaces) is dropped by
- * `resetJournalRegion` before every journal, so auditing many journals over one DAG reuses the
- * same pages. A block that outgrows itself is re-reserved at the top; the abandoned copy is at
+ * Memory is two stacked regions. The model region — what every journal of a run shares: a dag's
+ * node tables and id hash table (`loadDag`), an executive spec and its working state — is laid
+ * down first; the journal region above it (line buffer, path table, surfaces, findings) is
+ * dropped by `resetJournalRegion` before every journal, so auditing many journals over one DAG
+ * or spec reuses the same pages. A block that outgrows itself is re-reserved at the top; the abandoned copy is at
  * most half of its successor, so waste stays below the live size.
  *
  * Unlike the runtime's allocator, `reserve` answers 0 when memory cannot grow, and the caller
@@ -56,14 +57,14 @@ export function reserveZeroed(bytes: usize): usize {
   return start;
 }
 
-/** Drops everything: a new DAG is about to be loaded. */
+/** Drops everything: a new DAG or spec is about to be loaded. */
 export function resetAll(): void {
   top = (__heap_base + 15) & ~15;
   journalRegionStart = top;
 }
 
-/** Marks the end of the DAG region: what is reserved from here on belongs to one journal. */
-export function sealDagRegion(): void {
+/** Marks the end of the model region: what is reserved from here on belongs to one journal. */
+export function sealModelRegion(): void {
   journalRegionStart = top;
 }
 

@@ -8,6 +8,7 @@ import { JournalError } from "../src/journal/errors.js";
 import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { NodeState } from "../src/models/dag/state.js";
+import { sameBytes } from "./bytes.js";
 import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 import { packDag } from "./pack-dag.js";
@@ -84,9 +85,3 @@ export class KernelHost {
 }
 
 const EMPTY_SURFACE: readonly string[] = Object.freeze([]);
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}

@@ -123,9 +123,13 @@ export async function instantiateKernel(
     },
   });
   const kernel = instance.exports as unknown as KernelExports;
-  const key = new BigUint64Array(2);
-  globalThis.crypto.getRandomValues(key);
-  kernel.useHashKey(key[0] as bigint, key[1] as bigint);
+  // A kernel whose tables hash ids (dag, operations) gets a fresh key: a journal cannot
+  // aim collisions at one it does not know. The executive kernel hashes nothing.
+  if (typeof kernel.useHashKey === "function") {
+    const key = new BigUint64Array(2);
+    globalThis.crypto.getRandomValues(key);
+    kernel.useHashKey(key[0] as bigint, key[1] as bigint);
+  }
   return kernel;
 }
 

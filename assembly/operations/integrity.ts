@@ -8,11 +8,10 @@
  * decoded there.
  */
 
-import { decodeString } from "../json";
+import { decodeString, isName } from "../json";
 import { isSafeIntegerNumber, integerValue } from "../number";
 import {
   FieldType,
-  isName,
   isPresent,
   Json,
   jsonKind,

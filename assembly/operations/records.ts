@@ -229,18 +229,3 @@ export function jsonKind(at: usize): i32 {
   if (c == 0x6e) return Json.NULL;
   return Json.NUMBER;
 }
-
-/**
- * Whether the bytes [pointer, pointer + length) are the ASCII `name` (a string literal: static
- * UTF-16 data, read in place).
- */
-// @ts-expect-error: decorator
-@inline
-export function isName(pointer: usize, length: usize, name: string): bool {
-  if (<i32>length != name.length) return false;
-  const units = changetype<usize>(name);
-  for (let i: usize = 0; i < length; i++) {
-    if (<u32>load<u8>(pointer + i) != <u32>load<u16>(units + (i << 1))) return false;
-  }
-  return true;
-}

@@ -151,19 +151,29 @@ export function replayObservations(
   return { state, stop: null };
 }
 
+/** Why a journal line is not an observation and its decision, in the order they are judged. */
+export const MALFORMED_LINE_MESSAGES = [
+  "the line is not UTF-8",
+  "the line is not JSON",
+  'expected an object with "observation" and "decision"',
+  'expected a field "observation", found none',
+  'expected a field "decision", found none',
+  'expected "decision" to be an object',
+] as const;
+
 /** Why a journal line is not an observation and its decision, or null when it is one. */
 function malformation(entry: unknown): string | null {
+  const [notUtf8, notJson, notAnObject, noObservation, noDecision, decisionNotAnObject] =
+    MALFORMED_LINE_MESSAGES;
   if (entry instanceof UnparseableLine) {
-    return entry.problem === "invalid-utf8" ? "the line is not UTF-8" : "the line is not JSON";
+    return entry.problem === "invalid-utf8" ? notUtf8 : notJson;
   }
-  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
-    return 'expected an object with "observation" and "decision"';
-  }
-  if (!Object.hasOwn(entry, "observation")) return 'expected a field "observation", found none';
-  if (!Object.hasOwn(entry, "decision")) return 'expected a field "decision", found none';
+  if (typeof entry !== "object" || entry === null || Array.isArray(entry)) return notAnObject;
+  if (!Object.hasOwn(entry, "observation")) return noObservation;
+  if (!Object.hasOwn(entry, "decision")) return noDecision;
   const decision = (entry as { decision: unknown }).decision;
   if (typeof decision !== "object" || decision === null || Array.isArray(decision)) {
-    return 'expected "decision" to be an object';
+    return decisionNotAnObject;
   }
   return null;
 }

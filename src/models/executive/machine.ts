@@ -17,8 +17,8 @@ import { readSpec, type SpecRejectionReason, type ValuePath } from "./spec.js";
 import { type ExecutiveState, type ExhaustedBudget, readyState } from "./state.js";
 import { stepState } from "./step.js";
 
-export type InitialStateResult =
-  | { readonly state: ExecutiveState }
+export type InitialStateResult<State = ExecutiveState> =
+  | { readonly state: State }
   | { readonly rejected: SpecRejectionReason; readonly path: ValuePath };
 
 export type Terminal =
@@ -30,9 +30,10 @@ export type Terminal =
       readonly budget?: ExhaustedBudget;
     };
 
-export interface ExecutiveMachine {
-  initialState(spec: unknown, budget: unknown): InitialStateResult;
-  step(state: ExecutiveState, observation: unknown): { decision: Decision; state: ExecutiveState };
+/** A machine of either engine; `State` is what its states are (opaque to callers). */
+export interface ExecutiveMachine<State = ExecutiveState> {
+  initialState(spec: unknown, budget: unknown): InitialStateResult<State>;
+  step(state: State, observation: unknown): { decision: Decision; state: State };
   step(state: unknown, observation: unknown): { decision: Decision; state: unknown };
   terminal(state: unknown): Terminal;
   /** The state as bytes: the envelope, SHA-256 (or HMAC-SHA-256 under `key`), the canonical body. */
@@ -40,7 +41,7 @@ export interface ExecutiveMachine {
   restore(
     bytes: unknown,
     key?: SnapshotKey,
-  ): { readonly state: ExecutiveState } | { readonly rejected: RestoreRejection };
+  ): { readonly state: State } | { readonly rejected: RestoreRejection };
 }
 
 export function createExecutive(): ExecutiveMachine {

@@ -1,0 +1,80 @@
+/**
+ * The executive machine on the kernel against the reference (docs/models/executive.md, "The
+ * API"), both builds: random specs, budgets and hosts (mostly sensible; stale, clock-regressed,
+ * malformed and after-terminal observations among them) give the same decision at every step,
+ * the same snapshot bytes of every state, and each engine restores the other's snapshots and
+ * goes on as the original does. Old states stay usable: stepping one again, out of order, gives
+ * what it gave the first time.
+ */
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  loadExecutiveEngine,
+  type WasmExecutiveEngine,
+} from "../../bindings/executive/index.js";
+import { type Decision, referenceExecutive } from "../../src/models/executive/index.js";
+import { observationFor, runArbitrary } from "../support/executive-arbitraries.js";
+import { FLAVOURS } from "../support/engines.js";
+
+const engines: WasmExecutiveEngine[] = [];
+beforeAll(async () => {
+  for (const flavour of FLAVOURS) engines.push(await loadExecutiveEngine({ flavour }));
+});
+
+describe.each(FLAVOURS.map((flavour, i) => [flavour, i] as const))(
+  "the executive kernel (%s build)",
+  (_flavour, which) => {
+    it("decides as the reference at every step of random runs, snapshots the same bytes and restores across engines", () => {
+      const { machine } = engines[which] as WasmExecutiveEngine;
+      let steps = 0;
+      fc.assert(
+        fc.property(runArbitrary, ({ spec, budget, moves }) => {
+          const made = referenceExecutive.initialState(spec, budget);
+          const kernelMade = machine.initialState(spec, budget);
+          if (!("state" in made)) {
+            expect(kernelMade).toEqual(made);
+            return;
+          }
+          if (!("state" in kernelMade)) throw new Error("the kernel refused a spec the reference took");
+          let reference = made.state;
+          let kernel = kernelMade.state;
+          const history: { state: typeof kernel; observation: unknown; decision: Decision }[] = [];
+          let last: Decision | null = null;
+          let now = 0;
+          for (const move of moves) {
+            now += move.advance;
+            const observation = observationFor(move, last, now);
+            const expected = referenceExecutive.step(reference, observation);
+            const got = machine.step(kernel, observation);
+            steps += 1;
+            expect(got.decision).toEqual(expected.decision);
+            expect(machine.terminal(got.state)).toEqual(referenceExecutive.terminal(expected.state));
+            expect(machine.snapshot(got.state)).toEqual(referenceExecutive.snapshot(expected.state));
+            if (expected.decision.tag === "reject") expect(got.state).toBe(kernel);
+            history.push({ state: kernel, observation, decision: got.decision });
+            if (got.decision.tag !== "wait") last = got.decision;
+            reference = expected.state;
+            kernel = got.state;
+          }
+          // Old states, stepped again out of order, decide as they did.
+          for (const { state, observation, decision } of [...history].reverse()) {
+            expect(machine.step(state, observation).decision).toEqual(decision);
+          }
+          // Each engine restores the other's snapshot and goes on alike.
+          const fromReference = machine.restore(referenceExecutive.snapshot(reference, "k"), "k");
+          const fromKernel = referenceExecutive.restore(machine.snapshot(kernel, "k"), "k");
+          if (!("state" in fromReference) || !("state" in fromKernel)) throw new Error("refused");
+          const tick = { tag: "tick", now };
+          expect(machine.step(fromReference.state, tick).decision).toEqual(
+            referenceExecutive.step(fromKernel.state, tick).decision,
+          );
+          expect(machine.snapshot(fromReference.state)).toEqual(
+            referenceExecutive.snapshot(reference),
+          );
+        }),
+        { numRuns: 250 },
+      );
+      expect(steps).toBeGreaterThan(900);
+    });
+  },
+);
