@@ -8,13 +8,10 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  loadExecutiveEngine,
-  type WasmExecutiveEngine,
-} from "../../bindings/executive/index.js";
+import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import { type Decision, referenceExecutive } from "../../src/models/executive/index.js";
-import { observationFor, runArbitrary } from "../support/executive-arbitraries.js";
 import { FLAVOURS } from "../support/engines.js";
+import { observationFor, runArbitrary } from "../support/executive-arbitraries.js";
 
 const engines: WasmExecutiveEngine[] = [];
 beforeAll(async () => {
@@ -35,7 +32,8 @@ describe.each(FLAVOURS.map((flavour, i) => [flavour, i] as const))(
             expect(kernelMade).toEqual(made);
             return;
           }
-          if (!("state" in kernelMade)) throw new Error("the kernel refused a spec the reference took");
+          if (!("state" in kernelMade))
+            throw new Error("the kernel refused a spec the reference took");
           let reference = made.state;
           let kernel = kernelMade.state;
           const history: { state: typeof kernel; observation: unknown; decision: Decision }[] = [];
@@ -48,8 +46,12 @@ describe.each(FLAVOURS.map((flavour, i) => [flavour, i] as const))(
             const got = machine.step(kernel, observation);
             steps += 1;
             expect(got.decision).toEqual(expected.decision);
-            expect(machine.terminal(got.state)).toEqual(referenceExecutive.terminal(expected.state));
-            expect(machine.snapshot(got.state)).toEqual(referenceExecutive.snapshot(expected.state));
+            expect(machine.terminal(got.state)).toEqual(
+              referenceExecutive.terminal(expected.state),
+            );
+            expect(machine.snapshot(got.state)).toEqual(
+              referenceExecutive.snapshot(expected.state),
+            );
             if (expected.decision.tag === "reject") expect(got.state).toBe(kernel);
             history.push({ state: kernel, observation, decision: got.decision });
             if (got.decision.tag !== "wait") last = got.decision;
