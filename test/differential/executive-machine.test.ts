@@ -80,3 +80,54 @@ describe.each(FLAVOURS.map((flavour, i) => [flavour, i] as const))(
     });
   },
 );
+
+describe("one kernel for the machine and the audits", () => {
+  it("keeps the machine's states across journal audits of other specs", async () => {
+    const engine = await loadExecutiveEngine();
+    const { machine } = engine;
+    const made = machine.initialState(
+      { task: "t", plan: { steps: [{ id: "a", deps: [], effect: "tool" }] } },
+      {
+        steps: 9,
+        depth: 1,
+        modelCalls: 9,
+        toolCalls: 9,
+        contextOps: 9,
+        retries: 9,
+        outputBytes: 9,
+        deadline: 99,
+      },
+    );
+    if (!("state" in made)) throw new Error("refused");
+    const started = machine.step(made.state, { tag: "start", now: 1 });
+    const journal = new TextEncoder().encode(
+      `${JSON.stringify({
+        statefold: "journal",
+        version: 1,
+        model: "executive",
+        spec: { task: "other", plan: { steps: [{ id: "z", deps: [], effect: "model" }] } },
+        budget: {
+          steps: 5,
+          depth: 0,
+          modelCalls: 1,
+          toolCalls: 0,
+          contextOps: 0,
+          retries: 0,
+          outputBytes: 0,
+          deadline: 5,
+        },
+      })}\n{"observation":{"tag":"start","now":0},"decision":{"tag":"execute","seq":1,"path":["z"],"effect":"model","attempt":1}}\n`,
+    );
+    expect((await engine.auditBytes(journal)).conformant).toBe(true);
+    const done = machine.step(started.state, {
+      tag: "result",
+      seq: 1,
+      outcome: "ok",
+      bytes: 2,
+      now: 3,
+    });
+    expect(done.decision).toEqual({ tag: "complete", seq: 2 });
+    expect(machine.step(made.state, { tag: "start", now: 1 }).decision).toEqual(started.decision);
+    expect(machine.terminal(done.state)).toEqual({ outcome: "completed" });
+  });
+});
