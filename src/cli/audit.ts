@@ -44,8 +44,7 @@ Options:
   --quiet             no progress bar (it is drawn on stderr only when that is a terminal,
                       and never in CI or with NO_COLOR)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
-                      TypeScript model; same reports, slower). Executive journals are
-                      replayed on the reference whichever is named (no kernel yet).
+                      TypeScript model; same reports, slower)
   --model NAME        dag, operations or executive: the model every journal must be of (a
                       header that names another is an error); a journal without a header is
                       read as it

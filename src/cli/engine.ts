@@ -12,7 +12,11 @@ import {
   type WasmOperationsEngine,
 } from "../../bindings/operations/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
-import { referenceExecutiveEngine } from "../executive-engine.js";
+import {
+  loadExecutiveEngine,
+  type WasmExecutiveEngine,
+} from "../../bindings/executive/index.js";
+import { type ExecutiveEngine, referenceExecutiveEngine } from "../executive-engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import {
@@ -147,10 +151,6 @@ async function auditCounted(
   return { file, report, bytesRead };
 }
 
-/**
- * An executive journal, on the reference model whichever engine is named: the executive's kernel
- * is not built yet (docs/models/executive.md).
- */
 async function auditExecutiveStream(
   file: string,
   chunks: AsyncIterable<Uint8Array>,
@@ -159,9 +159,20 @@ async function auditExecutiveStream(
   if (options.dagPath !== undefined) {
     throw new JournalError(file, "--dag is for dag journals; an executive journal needs none");
   }
-  return auditCounted(file, chunks, options, (counted) =>
-    referenceExecutiveEngine.auditBytes(counted, { file }),
-  );
+  const engine = await executiveEngineNamed(options.engine);
+  return auditCounted(file, chunks, options, (counted) => engine.auditBytes(counted, { file }));
+}
+
+let wasmExecutiveEngine: Promise<WasmExecutiveEngine> | undefined;
+
+export async function executiveEngineNamed(name: EngineName): Promise<ExecutiveEngine> {
+  return name === "reference" ? referenceExecutiveEngine : executiveKernel();
+}
+
+/** The executive model's WebAssembly engine, loaded once. */
+export function executiveKernel(): Promise<WasmExecutiveEngine> {
+  wasmExecutiveEngine ??= loadExecutiveEngine();
+  return wasmExecutiveEngine;
 }
 
 let wasmOperationsEngine: Promise<WasmOperationsEngine> | undefined;

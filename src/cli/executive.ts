@@ -10,11 +10,19 @@ import { parseJsonFile } from "../journal/json-file.js";
 import { describeJsonPath } from "../journal/json-value-error.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
 import {
-  BUDGET_FIELDS,
-  type ExecutiveState,
+  type ExecutiveMachine,
+  readSpec,
   referenceExecutive,
 } from "../models/executive/index.js";
-import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
+import {
+  type CliOutput,
+  type Command,
+  ExitCode,
+  oneOf,
+  parseCommand,
+  UsageError,
+} from "./command.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "./engine.js";
 import { STDIN_NAME } from "./journal-inputs.js";
 
 const HELP = `Usage: statefold executive <spec.json> <budget.json>
@@ -29,7 +37,9 @@ Audit the journal later with statefold audit. Blank lines are skipped; a line th
 an error naming it (exit 2), after the lines before it were answered.
 
 Options:
-  -h, --help   show this help
+  --engine NAME  wasm (default: the machine on the WebAssembly kernel) or reference (the plain
+                 TypeScript machine; the same decisions)
+  -h, --help     show this help
 
 Exit status: 0 when every observation was answered, 2 for bad usage or unreadable input.
 `;
@@ -42,9 +52,13 @@ export const executiveCommand: Command = {
 };
 
 async function runExecutive(args: readonly string[], output: CliOutput): Promise<number> {
-  const parsed = parseCommand(executiveCommand, args, output, {});
+  const parsed = parseCommand(executiveCommand, args, output, { engine: { type: "string" } });
   if (parsed === null) return ExitCode.conformant;
-  const { positionals } = parsed;
+  const { positionals, values } = parsed;
+  const engineName =
+    values.engine === undefined
+      ? DEFAULT_ENGINE
+      : oneOf("executive", "--engine", values.engine, ENGINE_NAMES);
   const [specFile, budgetFile, ...extra] = positionals;
   if (specFile === undefined || budgetFile === undefined || extra.length > 0) {
     throw new UsageError(
@@ -54,20 +68,24 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
   }
   const spec = readJsonFile(specFile, 'a spec {"task", "plan"}');
   const budget = readJsonFile(budgetFile, 'a budget {"steps", "depth", …}');
-  const made = referenceExecutive.initialState(spec, budget);
-  if (!("state" in made)) {
-    const [first, ...rest] = made.path;
+  const read = readSpec(spec, budget);
+  if (!read.ok) {
+    const [first, ...rest] = read.rejection.path;
     const inBudget = first === "budget";
-    const where = describeJsonPath(inBudget ? rest : made.path) || "the top level";
+    const where = describeJsonPath(inBudget ? rest : read.rejection.path) || "the top level";
     throw new JournalError(
       inBudget ? budgetFile : specFile,
-      `refused (${made.rejected}) at ${where}`,
+      `refused (${read.rejection.reason}) at ${where}`,
     );
   }
+  const machine: ExecutiveMachine<unknown> =
+    engineName === "wasm" ? (await executiveKernel()).machine : referenceExecutive;
+  const made = machine.initialState(read.spec, read.budget);
+  if (!("state" in made)) throw new Error("statefold: a checked spec was refused");
   let state = made.state;
   const write = output.stdoutPaced ?? (async (text: string) => output.stdout(text));
-  const header = { statefold: "journal", version: 1, model: "executive", spec: state.spec };
-  await write(`${JSON.stringify({ ...header, budget: budgetOf(state) })}\n`);
+  const header = { statefold: "journal", version: 1, model: "executive", spec: read.spec };
+  await write(`${JSON.stringify({ ...header, budget: read.budget })}\n`);
   let lineNumber = 0;
   for await (const line of createInterface({
     input: process.stdin,
@@ -85,7 +103,7 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
         lineNumber,
       );
     }
-    const result = referenceExecutive.step(state, observation);
+    const result = machine.step(state, observation);
     state = result.state;
     await write(`${JSON.stringify({ observation, decision: result.decision })}\n`);
   }
@@ -94,15 +112,4 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
 
 function readJsonFile(path: string, expected: string): unknown {
   return parseJsonFile(readFileBytes(path), path, expected).value;
-}
-
-/** The budget the state was made under, in its canonical field order. */
-function budgetOf(state: ExecutiveState): Record<string, number> {
-  const root = state.frames.get(0);
-  return Object.fromEntries(
-    BUDGET_FIELDS.map((field) => [
-      field,
-      field === "depth" ? state.depth : (root?.limits[field] ?? 0),
-    ]),
-  );
 }

@@ -46,7 +46,7 @@ Options:
                     model, wasm engine)
   --engine NAME     wasm (default) or reference
   --model NAME      the journal's model: dag, operations or executive (by default its
-                    header's, else dag; executive journals run on the reference)
+                    header's, else dag)
   -h, --help        show this help
 
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.

@@ -5,7 +5,7 @@ import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
 import { replayObservations } from "../models/executive/audit.js";
-import { canonicalBody } from "../models/executive/snapshot.js";
+import { referenceExecutive } from "../models/executive/machine.js";
 import { integrityMessage } from "../models/operations/integrity.js";
 import { replay as replayOperationsJournal } from "../models/operations/replay.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
@@ -17,7 +17,7 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed } from "./engine.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed, executiveKernel } from "./engine.js";
 import { renderJsonList } from "./render-json.js";
 import { renderOperationsState } from "./render-operations-state.js";
 
@@ -35,9 +35,9 @@ warning.
 
 Options:
   --dag FILE     the DAG for a dag journal without a header line (always for .lisp-expr)
-  --engine NAME  wasm (the WebAssembly kernel; the default for dag journals) or reference
-                 (the plain TypeScript model; the same state, slower; the only one that
-                 prints an operations or executive journal's state)
+  --engine NAME  wasm (the WebAssembly kernel; the default for dag and executive journals)
+                 or reference (the plain TypeScript model; the same state, slower; the only
+                 one that prints an operations journal's state)
   --model NAME   dag, operations or executive: the model the journal must be of (by default its
                  header's, else dag)
   -h, --help     show this help
@@ -81,7 +81,7 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
       ? await replayDag(journal, engineName, output)
       : journal.model === "operations"
         ? replayOperations(journal, engineName, output)
-        : replayExecutive(journal, engineName, output);
+        : await replayExecutive(journal, engineName, output);
   if (fault === null) return ExitCode.conformant;
   const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
   output.stderr(
@@ -110,14 +110,11 @@ async function replayDag(
   return { index: fault.index, reason: fault.reason, message };
 }
 
-/** The operations and executive states are the reference's to print: their kernels only audit. */
-function refuseKernelReplay(
-  model: OtherJournalFile["model"],
-  engineName: EngineName | undefined,
-): void {
+/** The operations state is the reference's to print: its kernel only audits. */
+function refuseKernelReplay(engineName: EngineName | undefined): void {
   if (engineName !== "wasm") return;
   throw new UsageError(
-    `replay of an ${model} journal runs on the reference engine: pass --engine reference`,
+    "replay of an operations journal runs on the reference engine: pass --engine reference",
     "replay",
   );
 }
@@ -128,7 +125,7 @@ function replayOperations(
   engineName: EngineName | undefined,
   output: CliOutput,
 ): FoldStop | null {
-  refuseKernelReplay(journal.model, engineName);
+  refuseKernelReplay(engineName);
   const { state, fault } = replayOperationsJournal(journal.events);
   output.stdout(renderOperationsState(state));
   if (fault === null) return null;
@@ -139,16 +136,23 @@ function replayOperations(
  * Every observation through the machine, the recorded decisions aside: the state the run reaches,
  * as its canonical JSON (docs/models/executive.md, "State").
  */
-function replayExecutive(
+async function replayExecutive(
   journal: OtherJournalFile,
   engineName: EngineName | undefined,
   output: CliOutput,
-): FoldStop | null {
-  refuseKernelReplay(journal.model, engineName);
+): Promise<FoldStop | null> {
   const run = executiveRunOf(journal.header, journal.file);
-  const { state, stop } = replayObservations(run, journal.events);
-  output.stdout(`${JSON.stringify(JSON.parse(canonicalBody(state)), null, 2)}\n`);
+  const machine =
+    (engineName ?? DEFAULT_ENGINE) === "wasm" ? (await executiveKernel()).machine : referenceExecutive;
+  const { state, stop } = replayObservations<unknown>(run, journal.events, machine);
+  output.stdout(`${JSON.stringify(snapshotBody(machine.snapshot(state)), null, 2)}\n`);
   return stop;
+}
+
+/** A snapshot's body: what follows its two envelope lines (docs/models/executive.md, "Snapshots"). */
+function snapshotBody(snapshot: Uint8Array): unknown {
+  const text = new TextDecoder().decode(snapshot);
+  return JSON.parse(text.slice(text.indexOf("\n", text.indexOf("\n") + 1) + 1));
 }
 
 /** The fold over the whole journal, or, at a log-integrity error, over the events before it. */

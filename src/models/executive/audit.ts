@@ -9,7 +9,7 @@
 import type { AuditSource } from "../journal-source.js";
 import { UnparseableLine } from "../journal-source.js";
 import { FINDINGS_LISTED_MAX, type ReportFrame } from "../report-frame.js";
-import { createExecutive, type Terminal } from "./machine.js";
+import { createExecutive, type ExecutiveMachine, type Terminal } from "./machine.js";
 import type { Decision } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
 import type { Budget, Spec } from "./spec.js";
@@ -124,24 +124,25 @@ export function auditExecutive(
 }
 
 /**
- * The state the journal's observations lead to, the recorded decisions aside; at a malformed line,
- * the state before it and where it stopped.
+ * The state the journal's observations lead to on `machine` (a fresh reference machine by
+ * default), the recorded decisions aside; at a malformed line, the state before it and where it
+ * stopped.
  */
-export function replayObservations(
+export function replayObservations<State = ExecutiveState>(
   run: ExecutiveRun,
   entries: readonly unknown[],
+  machine: ExecutiveMachine<State> = createExecutive() as unknown as ExecutiveMachine<State>,
 ): {
-  readonly state: ExecutiveState;
+  readonly state: State;
   readonly stop: {
     readonly index: number;
     readonly reason: "malformed-event";
     readonly message: string;
   } | null;
 } {
-  const machine = createExecutive();
   const made = machine.initialState(run.spec, run.budget);
   if (!("state" in made)) throw new Error("statefold: the run's spec and budget were not checked");
-  let state: ExecutiveState = made.state;
+  let state = made.state;
   for (let index = 0; index < entries.length; index++) {
     const problem = malformation(entries[index]);
     if (problem !== null)
