@@ -6,9 +6,11 @@
  * journal, read whole to be audited, is not read twice. The header's model decides which model
  * audits the journal, and on which kernel, as on the command line.
  */
+
+import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
 import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js";
 import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
-import { referenceExecutiveEngine } from "../src/executive-engine.js";
+import { executiveRunOf } from "../src/executive-engine.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
 import { parseDagFile } from "../src/journal/dag-file.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -18,8 +20,10 @@ import { readLispExprJournal } from "../src/journal/lisp-expr.js";
 import { peekModel } from "../src/journal/peek-model.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
+import type { ExecutiveReport } from "../src/models/executive/audit.js";
 import type { OperationsReport } from "../src/models/operations/index.js";
 import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
+import { buildExecutiveView } from "../src/report/executive-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "../src/report/operations-view.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
@@ -37,6 +41,7 @@ const scope = globalThis as unknown as {
 
 let engine: Promise<WasmEngine> | undefined;
 let operationsEngine: Promise<WasmOperationsEngine> | undefined;
+let executiveEngine: Promise<WasmExecutiveEngine> | undefined;
 
 // Literal `new URL(…, import.meta.url)`s, so Vite emits each kernel as an asset.
 function wasmEngine(): Promise<WasmEngine> {
@@ -60,6 +65,19 @@ function wasmOperationsEngine(): Promise<WasmOperationsEngine> {
         wasm: new URL("../build/statefold-operations.wasm", import.meta.url),
       });
   return operationsEngine;
+}
+
+function wasmExecutiveEngine(): Promise<WasmExecutiveEngine> {
+  executiveEngine ??= supportsSimd()
+    ? loadExecutiveEngine({
+        flavour: "simd",
+        wasm: new URL("../build/statefold-executive.simd.wasm", import.meta.url),
+      })
+    : loadExecutiveEngine({
+        flavour: "scalar",
+        wasm: new URL("../build/statefold-executive.wasm", import.meta.url),
+      });
+  return executiveEngine;
 }
 
 scope.onmessage = (event) => {
@@ -138,7 +156,7 @@ async function gatherOperationsView(journal: File, report: OperationsReport): Pr
   }
 }
 
-/** An executive journal, replayed on the reference machine (its kernel is not built yet). */
+/** An executive journal, replayed on the executive kernel; the view replays it again for its frames. */
 async function auditExecutive({ journal, dag }: AuditRequest): Promise<AuditMessage> {
   if (dag !== null) {
     throw new JournalError(
@@ -147,13 +165,26 @@ async function auditExecutive({ journal, dag }: AuditRequest): Promise<AuditMess
     );
   }
   const started = performance.now();
-  const report = await referenceExecutiveEngine.auditBytes(withProgress(journal), {
-    file: journal.name,
-  });
+  const engine = await wasmExecutiveEngine();
+  const report = await engine.auditBytes(withProgress(journal), { file: journal.name });
   const auditMs = performance.now() - started;
-  const view = { file: journal.name, report, context: { gathered: true } } as const;
+  scope.postMessage({ type: "context" });
+  const view = await gatherExecutiveView(journal, report);
   const html = renderHtmlReport([view], { strict: false, generator: "statefold in the browser" });
   return { type: "done", report, html, auditMs };
+}
+
+async function gatherExecutiveView(journal: File, report: ExecutiveReport): Promise<JournalView> {
+  const audited = { file: journal.name, report };
+  const tooLarge = tooLargeForContext(journal.size);
+  if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
+  try {
+    const { header, events } = readJsonlJournal(await bytesOf(journal), journal.name);
+    return buildExecutiveView(audited, executiveRunOf(header, journal.name), events);
+  } catch (error) {
+    if (!(error instanceof JournalError)) throw error;
+    return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
+  }
 }
 
 async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditMessage> {

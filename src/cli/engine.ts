@@ -6,16 +6,13 @@
  * journal, read by its TypeScript reader and audited by either engine.
  */
 import { statSync } from "node:fs";
+import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import {
   loadOperationsEngine,
   type WasmOperationsEngine,
 } from "../../bindings/operations/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
-import {
-  loadExecutiveEngine,
-  type WasmExecutiveEngine,
-} from "../../bindings/executive/index.js";
 import { type ExecutiveEngine, referenceExecutiveEngine } from "../executive-engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";

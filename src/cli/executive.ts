@@ -9,11 +9,7 @@ import { JournalError } from "../journal/errors.js";
 import { parseJsonFile } from "../journal/json-file.js";
 import { describeJsonPath } from "../journal/json-value-error.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
-import {
-  type ExecutiveMachine,
-  readSpec,
-  referenceExecutive,
-} from "../models/executive/index.js";
+import { type ExecutiveMachine, readSpec, referenceExecutive } from "../models/executive/index.js";
 import {
   type CliOutput,
   type Command,

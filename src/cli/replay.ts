@@ -143,7 +143,9 @@ async function replayExecutive(
 ): Promise<FoldStop | null> {
   const run = executiveRunOf(journal.header, journal.file);
   const machine =
-    (engineName ?? DEFAULT_ENGINE) === "wasm" ? (await executiveKernel()).machine : referenceExecutive;
+    (engineName ?? DEFAULT_ENGINE) === "wasm"
+      ? (await executiveKernel()).machine
+      : referenceExecutive;
   const { state, stop } = replayObservations<unknown>(run, journal.events, machine);
   output.stdout(`${JSON.stringify(snapshotBody(machine.snapshot(state)), null, 2)}\n`);
   return stop;

@@ -12,10 +12,12 @@
  * come from the streaming audit, whatever the size.
  */
 import { statSync } from "node:fs";
+import { executiveRunOf } from "../executive-engine.js";
 import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelReport } from "../models/registry.js";
 import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
+import { buildExecutiveView } from "./executive-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "./operations-view.js";
 import { quoteLines } from "./quote-lines.js";
 import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
@@ -29,8 +31,6 @@ export async function gatherJournalView(
   engine: Replayer,
 ): Promise<JournalView> {
   const { file, report } = audited;
-  // An executive report holds what its view shows: nothing to read again.
-  if (report.model === "executive") return { file, report, context: { gathered: true } };
   const verdictsOnly = (why: string) => verdictsOnlyView(audited, why);
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined) return verdictsOnly("The journal can no longer be read");
@@ -46,6 +46,10 @@ export async function gatherJournalView(
       const wanted = operationsLinesToQuote(report, journal.lines);
       const quoted = await quoteLines(readFileChunks(file), wanted);
       return buildOperationsView({ ...journal, report, records: journal.events }, quoted);
+    }
+    if (journal.model === "executive" && report.model === "executive") {
+      const run = executiveRunOf(journal.header, file);
+      return buildExecutiveView({ file, report }, run, journal.events);
     }
     return verdictsOnly("The journal is not of the model it was audited as any more");
   } catch (error) {

@@ -1,10 +1,12 @@
 /**
  * The body of an `executive` journal's section in the HTML report: a chip per rule, then each
- * listed mismatch with the machine's decision and the recorded one side by side. Pure.
+ * listed mismatch with the machine's decision and the recorded one side by side, and the frame
+ * stack the machine then held, each budget a bar of used against limit. Pure.
  */
 import { EXECUTIVE_RULE_NAMES } from "../models/executive/audit.js";
+import { COUNTERS } from "../models/executive/spec.js";
 import { escapeHtml } from "./escape-html.js";
-import type { ExecutiveJournalView } from "./executive-view.js";
+import type { ExecutiveJournalView, FrameBudgets } from "./executive-view.js";
 import { WHY_EXECUTIVE } from "./executive-wording.js";
 import { eventLocation } from "./wording.js";
 
@@ -31,12 +33,14 @@ export function renderExecutiveBody(view: ExecutiveJournalView): string {
   const omitted = view.context.gathered
     ? ""
     : `<p class="omitted">${escapeHtml(view.context.why)}</p>`;
-  const rows = report.legality.first.map((entry) => {
+  const frames = view.context.gathered ? view.context.frames : null;
+  const rows = report.legality.first.map((entry, i) => {
     const recorded =
       "recordedBytes" in entry
         ? `a decision of ${entry.recordedBytes} bytes`
         : JSON.stringify(entry.recorded, null, 1);
-    return `<tr><td>${eventLocation(entry.index, entry.line)}</td><td><pre>${escapeHtml(JSON.stringify(entry.expected, null, 1))}</pre></td><td><pre>${escapeHtml(recorded)}</pre></td></tr>`;
+    const stack = frames === null ? "" : `<td>${frameStack(frames[i] ?? [])}</td>`;
+    return `<tr><td>${eventLocation(entry.index, entry.line)}</td><td><pre>${escapeHtml(JSON.stringify(entry.expected, null, 1))}</pre></td><td><pre>${escapeHtml(recorded)}</pre></td>${stack}</tr>`;
   });
   const unlisted = report.legality.illegal - report.legality.first.length;
   const more = unlisted > 0 ? `<p class="note">… and ${unlisted} more, not listed.</p>` : "";
@@ -44,7 +48,26 @@ export function renderExecutiveBody(view: ExecutiveJournalView): string {
     rows.length === 0
       ? ""
       : `<h3>Where the recorded decisions differ from the machine's</h3>
-<table class="mismatches"><thead><tr><th>where</th><th>the machine decides</th><th>the host recorded</th></tr></thead>
+<table class="mismatches"><thead><tr><th>where</th><th>the machine decides</th><th>the host recorded</th>${frames === null ? "" : "<th>the machine's frames then</th>"}</tr></thead>
 <tbody>${rows.join("\n")}</tbody></table>${more}`;
   return `<div class="verdicts">${chips.join("")}</div>${omitted}${table}`;
+}
+
+/** The frames, root first, each budget a bar: full (and marked ✗) when nothing is left. */
+function frameStack(frames: readonly FrameBudgets[]): string {
+  return frames
+    .map((frame) => {
+      const name =
+        frame.id === null ? "root plan" : `sub-plan <code>${escapeHtml(frame.id)}</code>`;
+      const bars = COUNTERS.map((counter) => {
+        const used = frame.used[counter];
+        const limit = frame.limits[counter];
+        const full = used >= limit;
+        const width = limit === 0 ? 100 : Math.min(100, (100 * used) / limit);
+        return `<div class="budget${full ? " full" : ""}"><span class="counter">${full ? "✗ " : ""}${counter}</span><span class="bar"><span style="width:${width.toFixed(1)}%"></span></span><span class="num">${used} / ${limit}</span></div>`;
+      });
+      const deadline = `<div class="budget"><span class="counter">deadline</span><span></span><span class="num">${frame.limits.deadline}</span></div>`;
+      return `<div class="frame"><div class="frame-name">${name}</div>${bars.join("")}${deadline}</div>`;
+    })
+    .join("");
 }

@@ -46,6 +46,12 @@ background:#fafbfc;font-weight:600}
 .journal h3{margin:22px 0 10px;font-size:14px;text-transform:uppercase;letter-spacing:.06em;color:var(--muted)}
 .facts{margin:0 0 12px;color:var(--muted)}
 .verdicts{display:flex;flex-wrap:wrap;gap:6px}
+.mismatches td{vertical-align:top;padding:4px 12px 8px 0}
+.frame{margin:0 0 8px;font-size:12px}.frame-name{font-weight:600;margin-bottom:2px}
+.budget{display:grid;grid-template-columns:8.5em 8em auto;gap:6px;align-items:center}
+.budget .bar{height:7px;border-radius:4px;background:#eceff3;overflow:hidden}
+.budget .bar span{display:block;height:100%;background:var(--good)}
+.budget.full .bar span{background:var(--bad)}.budget.full .counter{color:var(--bad)}
 .chip{display:inline-flex;gap:6px;align-items:baseline;padding:3px 10px;border-radius:7px;font-size:13px;
 border:1px solid var(--line);background:#fafbfc}
 .chip.bad{background:var(--bad-bg);border-color:#f5c2c2;color:var(--bad);font-weight:600}

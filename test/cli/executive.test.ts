@@ -117,6 +117,18 @@ describe("statefold on executive journals", () => {
     const page = readFileSync(html, "utf8");
     expect(page).toContain("Where the recorded decisions differ from the machine");
     expect(page).toMatch(/&quot;attempt&quot;: 2[\s\S]*&quot;attempt&quot;: 3/);
+    // The frames the machine held then: the sub-plan entered, its budgets narrowed and charged.
+    const frames = page.slice(
+      page.indexOf("root plan"),
+      page.indexOf("</td></tr>", page.indexOf("root plan")),
+    );
+    expect(frames).toContain("sub-plan <code>sources</code>");
+    const sources = frames.slice(frames.indexOf("sources"));
+    expect(sources).toMatch(
+      /toolCalls<\/span><span class="bar"><span style="width:66\.7%"><\/span><\/span><span class="num">2 \/ 3</,
+    );
+    expect(sources).toMatch(/retries<\/span>.*?<span class="num">1 \/ 2</);
+    expect(sources).toMatch(/steps<\/span>.*?<span class="num">2 \/ 38</);
   });
 
   it("refuses a header without its spec and budget, or with ones the executive does not accept", async () => {

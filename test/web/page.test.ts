@@ -82,7 +82,7 @@ describe("the in-browser auditor", () => {
     await page.close();
   });
 
-  it("audits an executive journal on the reference machine, mismatches side by side", async () => {
+  it("audits an executive journal on its kernel, mismatches side by side with the frames then", async () => {
     const page = await web.open();
     const journal = example("executive/wrong-attempt.jsonl");
     expect(await auditInPage(page, journal)).toBe("done");
@@ -98,6 +98,11 @@ describe("the in-browser auditor", () => {
     const frame = await reportFrame(page);
     expect(await frame.textContent(".journal h2 .pill")).toContain("not conformant");
     expect(await frame.textContent("table.mismatches")).toContain('"attempt": 3');
+    expect(await frame.textContent("table.mismatches .frame:nth-child(2)")).toContain(
+      "sub-plan sources",
+    );
+    expect(await frame.locator("table.mismatches .budget .bar span").count()).toBe(12);
+    await page.screenshot({ path: screenshotPath("web-executive.png"), fullPage: true });
     await page.close();
   });
 
