@@ -9,7 +9,10 @@
  * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
  * node surfaces, the report block, with the DAG (the layouts it copies, assembly/dag/state.ts
  * and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
- * as assembly/operations/snapshot.ts writes it. Changing either means a new version.
+ * as assembly/operations/snapshot.ts writes it. An `executive` body: the journal's header, the
+ * machine's state as an executive snapshot (docs/models/executive.md, "Snapshots" — checked as
+ * `restore` checks one) and the report block (assembly/executive/audit.ts). Changing any of them
+ * means a new version.
  */
 
 import { Sha256 } from "../src/digest/sha256.js";
@@ -31,7 +34,19 @@ interface SnapshotPrefix {
   readonly prefix: { readonly bytes: number; readonly nextLine: number; readonly sha256: string };
 }
 
-export type SnapshotBody = DagSnapshotBody | OperationsSnapshotBody;
+export type SnapshotBody = DagSnapshotBody | OperationsSnapshotBody | ExecutiveSnapshotBody;
+
+export interface ExecutiveSnapshotBody extends SnapshotPrefix {
+  readonly model: "executive";
+  /** The journal's first line, its header: the run's spec and budget (the prefix covers it). */
+  readonly header: string;
+  /** The machine's state over the lines audited, as an executive snapshot's text. */
+  readonly machine: string;
+  /** Base64 of the report block, its recorded-decision pointers zeroed. */
+  readonly report: string;
+  /** Each listed mismatch's recorded decision, as the journal spelled it. */
+  readonly recorded: readonly string[];
+}
 
 export interface OperationsSnapshotBody extends SnapshotPrefix {
   readonly model: "operations";
@@ -94,7 +109,9 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
     throw refuse("its content is not the JSON its checksum promised");
   }
   const model = (body as { model?: unknown } | null)?.model;
-  if (model !== "dag" && model !== "operations") throw refuse("it names no model statefold has");
+  if (model !== "dag" && model !== "operations" && model !== "executive") {
+    throw refuse("it names no model statefold has");
+  }
   return body as SnapshotBody;
 }
 
@@ -122,8 +139,12 @@ export function snapshotOfModel<M extends SnapshotBody["model"]>(
   if (body.model !== model) {
     throw new JournalError(
       file,
-      `refusing the snapshot: it is a snapshot of ${body.model === "dag" ? "a dag" : "an operations"} journal, and this is ${model === "dag" ? "a dag" : "an operations"} journal`,
+      `refusing the snapshot: it is a snapshot of ${withArticle(body.model)} journal, and this is ${withArticle(model)} journal`,
     );
   }
   return body as Extract<SnapshotBody, { model: M }>;
+}
+
+function withArticle(model: SnapshotBody["model"]): string {
+  return model === "dag" ? "a dag" : `an ${model}`;
 }

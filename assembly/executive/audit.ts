@@ -266,3 +266,21 @@ function effectName(kind: i32): string {
   return "context";
 }
 
+
+// Resuming an audit from a snapshot (the host checks the block it hands back).
+
+/** Takes the report block from the REPORT_BYTES at `from`, as a snapshot kept it. */
+export function restoreReport(from: usize): void {
+  memory.copy(report, from, REPORT_BYTES);
+  stopped = load<f64>(report + REPORT_INTEGRITY_INDEX) >= 0 || load<i32>(report + REPORT_LIMIT) != Framing.NONE;
+}
+
+/** Room for listed mismatch `listed`'s recorded decision of `length` bytes; 0 when memory cannot grow. */
+export function recordedRoom(listed: i32, length: usize): usize {
+  const room = reserve(length);
+  if (room == 0) return 0;
+  const at = report + REPORT_MISMATCH_LIST + <usize>listed * MISMATCH_BYTES;
+  store<u32>(at, <u32>room, 48);
+  store<u32>(at, <u32>length, 52);
+  return room;
+}

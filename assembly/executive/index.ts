@@ -10,6 +10,8 @@
 import { Limit } from "../jsonl";
 import { resetAll, sealModelRegion, setMemoryCeiling } from "../memory";
 import { report } from "./audit";
+
+export { recordedRoom, restoreReport } from "./audit";
 import { decisionAttempt, decisionBudget, decisionReason, decisionSeq, decisionStep, decisionTag, stepState } from "./step";
 import { readSpecTables, reserveSpec, stepSubPlan } from "./spec";
 import {
@@ -52,7 +54,15 @@ export {
   REPORT_TORN_TAIL_LINE,
   REPORT_TORN_TAIL_OFFSET,
 } from "./audit";
-export { LINE_BYTES_MAX, writeCapacity, writePointer } from "../jsonl";
+export {
+  isHeaderPending,
+  LINE_BYTES_MAX,
+  prefixBytes,
+  prefixLineNumber,
+  resumeJsonlAt,
+  writeCapacity,
+  writePointer,
+} from "../jsonl";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { observe, observeUnreadable } from "./observation";
 export { loadRoom, loadState, saveState, savedLength } from "./state";

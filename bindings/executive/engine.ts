@@ -9,6 +9,7 @@
  * budget — is complete, so the spec can be loaded before the kernel starts; the last header's
  * spec stays loaded, so a fleet's journals of one spec load it once.
  */
+import { Sha256 } from "../../src/digest/sha256.js";
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
 import type { ExecutiveEngine } from "../../src/executive-engine.js";
 import { executiveRunOf } from "../../src/executive-engine.js";
@@ -20,6 +21,14 @@ import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { sameBytes } from "../bytes.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
+import { PrefixHash, resumeAfterPrefix } from "../prefix-hash.js";
+import {
+  decodeSnapshot,
+  type ExecutiveSnapshotBody,
+  encodeSnapshot,
+  snapshotOfModel,
+} from "../snapshot-format.js";
+import { auditState, restoreAuditState } from "./audit-snapshot.js";
 import { type ExecutiveKernelExports, instantiateExecutiveKernel } from "./kernel.js";
 import { createKernelExecutive, type KernelOwner, type KernelState, loadRun } from "./machine.js";
 import { type PackedSpec, packSpec } from "./pack-spec.js";
@@ -39,11 +48,20 @@ export interface ExecutiveAuditOptions {
   readonly file?: string;
 }
 
+export interface ExecutiveAuditorOptions extends ExecutiveAuditOptions {
+  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
+  readonly snapshots?: boolean;
+  /** Names the snapshot in errors about it. */
+  readonly snapshotFile?: string;
+}
+
 export interface ExecutiveJournalAuditor {
   /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
   write(chunk: Uint8Array): void;
   /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
   finish(): ExecutiveReport;
+  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
+  snapshot(): Uint8Array;
 }
 
 export interface WasmExecutiveEngine extends ExecutiveEngine {
@@ -52,7 +70,16 @@ export interface WasmExecutiveEngine extends ExecutiveEngine {
   /** The machine itself, on the kernel: `initialState`, `step`, `terminal`, `snapshot`, `restore`. */
   readonly machine: ExecutiveMachine<KernelState>;
   /** A journal as a stream you write to. One journal at a time per engine. */
-  openAuditor(options?: ExecutiveAuditOptions): ExecutiveJournalAuditor;
+  openAuditor(options?: ExecutiveAuditorOptions): ExecutiveJournalAuditor;
+  /**
+   * Continues a journal from a snapshot: the journal's first bytes must be the ones the
+   * snapshot covers (a `JournalError` otherwise); only the bytes after them are audited.
+   */
+  resume(
+    snapshot: Uint8Array,
+    journal: JournalBytes,
+    options?: ExecutiveAuditorOptions,
+  ): Promise<ExecutiveJournalAuditor>;
   /** The kernel's linear memory, in bytes (it grows and never shrinks). */
   memoryBytes(): number;
 }
@@ -100,8 +127,16 @@ class ExecutiveKernelEngine implements WasmExecutiveEngine {
     return session.finish();
   }
 
-  openAuditor(options: ExecutiveAuditOptions = {}): ExecutiveJournalAuditor {
+  openAuditor(options: ExecutiveAuditorOptions = {}): ExecutiveJournalAuditor {
     return new Session(this.owner, options);
+  }
+
+  resume(
+    snapshot: Uint8Array,
+    journal: JournalBytes,
+    options: ExecutiveAuditorOptions = {},
+  ): Promise<ExecutiveJournalAuditor> {
+    return Session.resume(this.owner, snapshot, chunksOf(journal), options);
   }
 
   memoryBytes(): number {
@@ -116,14 +151,99 @@ class Session implements ExecutiveJournalAuditor {
   /** The first chunks, until the header line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private run: PackedSpec | null = null;
+  /** The header line, as a snapshot keeps it. */
+  private header = "";
+  private prefix: PrefixHash | null;
 
   constructor(
     private readonly owner: JournalOwner,
-    options: ExecutiveAuditOptions,
+    options: ExecutiveAuditorOptions,
   ) {
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
+    this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
+  }
+
+  snapshot(): Uint8Array {
+    this.assertCurrent();
+    if (this.prefix === null)
+      throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
+    if (this.held !== null) {
+      return encodeSnapshot({
+        model: "executive",
+        started: false,
+        headerPending: false,
+        prefix: { bytes: 0, nextLine: 1, sha256: new Sha256().hex() },
+        header: "",
+        machine: "",
+        report: "",
+        recorded: [],
+      });
+    }
+    return encodeSnapshot({
+      model: "executive",
+      started: true,
+      headerPending: this.kernel.isHeaderPending() !== 0,
+      prefix: {
+        bytes: this.kernel.prefixBytes(),
+        nextLine: this.kernel.prefixLineNumber(),
+        sha256: this.prefix.hash.copy().hex(),
+      },
+      header: this.header,
+      ...auditState(this.kernel, this.run as PackedSpec),
+    });
+  }
+
+  /**
+   * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
+   * snapshot says; only the bytes after them are audited.
+   */
+  static async resume(
+    owner: JournalOwner,
+    snapshot: Uint8Array,
+    chunks: AsyncIterable<Uint8Array>,
+    options: ExecutiveAuditorOptions,
+  ): Promise<Session> {
+    const file = options.file ?? UNNAMED_JOURNAL;
+    const snapshotFile = options.snapshotFile ?? file;
+    const body = snapshotOfModel(decodeSnapshot(snapshot, snapshotFile), "executive", snapshotFile);
+    const session = new Session(owner, options);
+    await resumeAfterPrefix(
+      body.prefix.bytes,
+      chunks,
+      file,
+      (prefixHash) => session.restore(body, prefixHash, snapshotFile),
+      (chunk) => session.write(chunk),
+    );
+    return session;
+  }
+
+  private restore(body: ExecutiveSnapshotBody, prefixHash: Sha256, snapshotFile: string): void {
+    if (prefixHash.copy().hex() !== body.prefix.sha256) {
+      throw new JournalError(
+        this.file,
+        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
+      );
+    }
+    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    if (!body.started) return; // nothing was audited yet: audit from the start
+    this.held = null;
+    try {
+      this.useHeader(new TextEncoder().encode(body.header));
+    } catch (error) {
+      if (!(error instanceof JournalError)) throw error;
+      throw new JournalError(
+        snapshotFile,
+        "refusing the snapshot: its header is not an executive journal's",
+      );
+    }
+    this.check(this.kernel.beginJsonl(1));
+    const refusal = restoreAuditState(this.kernel, this.run as PackedSpec, body);
+    if (refusal !== null) {
+      throw new JournalError(snapshotFile, `refusing the snapshot: ${refusal}`);
+    }
+    this.kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
   }
 
   write(chunk: Uint8Array): void {
@@ -143,7 +263,13 @@ class Session implements ExecutiveJournalAuditor {
   /** The header line is complete (or the input ended): load its spec, start, feed what was held. */
   private start(held: FirstLineHold): void {
     this.held = null;
-    const firstLine = held.firstLine();
+    this.useHeader(held.firstLine());
+    this.check(this.kernel.beginJsonl(1));
+    for (const chunk of held.chunks) this.feed(chunk);
+  }
+
+  /** Reads the header line's spec and budget (the last header's stay packed) and loads them. */
+  private useHeader(firstLine: Uint8Array): void {
     const last = this.owner.lastHeader;
     let run: PackedSpec;
     if (last !== null && sameBytes(last.line, firstLine)) {
@@ -158,11 +284,10 @@ class Session implements ExecutiveJournalAuditor {
       this.owner.lastHeader = { line: firstLine.slice(), run };
     }
     this.run = run;
+    this.header = new TextDecoder().decode(firstLine);
     // The audit takes the kernel's working state: the machine replays its states into it later.
     loadRun(this.owner, run);
     this.owner.head = null;
-    this.check(this.kernel.beginJsonl(1));
-    for (const chunk of held.chunks) this.feed(chunk);
   }
 
   private assertCurrent(): void {
@@ -182,6 +307,7 @@ class Session implements ExecutiveJournalAuditor {
       at += length;
       this.check(this.kernel.consume(length));
     }
+    this.prefix?.advance(bytes, this.kernel.prefixBytes());
   }
 
   private check(limit: number): void {

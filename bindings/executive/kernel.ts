@@ -52,6 +52,13 @@ export interface ExecutiveKernelExports {
   consume(length: number): number;
   finishJsonl(): number;
   reportPointer(): number;
+  restoreReport(from: number): void;
+  recordedRoom(listed: number, length: number): number;
+  prefixBytes(): number;
+  prefixLineNumber(): number;
+  isHeaderPending(): number;
+  resumeJsonlAt(offset: number, line: number, header: number): void;
+  readonly REPORT_BYTES: WebAssembly.Global;
   readonly LINE_BYTES_MAX: WebAssembly.Global;
   readonly STATE_STATUS: WebAssembly.Global;
   readonly STATE_FAILURE_REASON: WebAssembly.Global;

@@ -26,7 +26,7 @@ import {
   type SnapshotKey,
   snapshotState,
 } from "../../src/models/executive/snapshot.js";
-import { COUNTERS, readSpec } from "../../src/models/executive/spec.js";
+import { COUNTERS, readSpec, type SubPlanStep } from "../../src/models/executive/spec.js";
 import {
   type ExecutiveState,
   type Failure,
@@ -177,7 +177,7 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
         return {
           tag: "execute",
           seq,
-          path: Object.freeze(pathOf(step, run)),
+          path: Object.freeze(pathOf(kernel, step, run)),
           effect: effectOf(run, step),
           attempt: kernel.decisionAttemptValue(),
         };
@@ -190,141 +190,6 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
       }
       default:
         return { tag: DECISION_TAGS[tag] as "checkpoint" | "wait" | "complete", seq };
-    }
-  };
-
-  /** The ids of the frames' sub-plan steps, then the step's. */
-  const pathOf = (step: number, run: PackedSpec): string[] => {
-    const frames = kernel.stateI32(field("STATE_FRAME_COUNT"));
-    const path: string[] = [];
-    for (let frame = 1; frame < frames; frame++) {
-      path.push((run.steps[kernel.frameSubStepOf(frame)] as { id: string }).id);
-    }
-    path.push((run.steps[step] as { id: string }).id);
-    return path;
-  };
-
-  const failureOf = (): Failure | null => {
-    const reason = kernel.stateI32(field("STATE_FAILURE_REASON"));
-    const budget = kernel.stateI32(field("STATE_FAILURE_BUDGET"));
-    if (reason < 0) return null;
-    return Object.freeze({
-      reason: FAIL_REASONS[reason] as Failure["reason"],
-      ...(budget < 0 ? {} : { budget: EXHAUSTED_BUDGETS[budget] as Failure["budget"] }),
-    });
-  };
-
-  /** The working state as the reference's state. */
-  const referenceState = (run: PackedSpec): ExecutiveState => {
-    const i32 = (name: keyof ExecutiveKernelExports) => kernel.stateI32(field(name));
-    const i64 = (name: keyof ExecutiveKernelExports) => kernel.stateI64(field(name));
-    const status = STATUSES[i32("STATE_STATUS")] as ExecutiveState["status"];
-    const frameCount = i32("STATE_FRAME_COUNT");
-    const frames: Frame[] = [];
-    for (let index = 0; index < frameCount; index++) {
-      const subStep = index === 0 ? -1 : kernel.frameSubStepOf(index);
-      const step = run.steps[subStep];
-      const plan = step === undefined ? run.spec.plan : (step as { plan: Frame["plan"] }).plan;
-      const limits = Object.fromEntries(
-        LIMITS.map((limit, i) => [limit, kernel.frameLimitOf(index, i)]),
-      ) as unknown as Limits;
-      let frame = frameOf(step === undefined ? null : step.id, plan, Object.freeze(limits));
-      for (let i = 0; i < kernel.frameDoneCountOf(index); i++) {
-        frame = withDone(frame, (run.steps[kernel.frameDoneStep(index, i)] as { id: string }).id);
-      }
-      const used = Object.fromEntries(
-        COUNTERS.map((counter, i) => [counter, kernel.frameUsedOf(index, i)]),
-      ) as unknown as Used;
-      frames.push(Object.freeze({ ...frame, used: Object.freeze(used) }));
-    }
-    const failure = failureOf();
-    const detailLength = i32("STATE_DETAIL_LENGTH");
-    const outstandingStep = i32("STATE_OUTSTANDING_STEP");
-    const outstandingSeq = i64("STATE_OUTSTANDING_SEQ");
-    let outstanding: Outstanding | null = null;
-    switch (i32("STATE_OUTSTANDING")) {
-      case OUTSTANDING.execute:
-        outstanding = Object.freeze({
-          tag: "execute",
-          seq: outstandingSeq,
-          path: Object.freeze(pathOf(outstandingStep, run)),
-          effect: effectOf(run, outstandingStep),
-          attempt: i64("STATE_ATTEMPT"),
-        });
-        break;
-      case OUTSTANDING.checkpoint:
-        outstanding = Object.freeze({ tag: "checkpoint", seq: outstandingSeq });
-        break;
-    }
-    return Object.freeze({
-      spec: run.spec,
-      depth: run.budget.depth,
-      status,
-      failure,
-      seq: i64("STATE_SEQ"),
-      now: i32("STATE_HAS_NOW") === 0 ? null : i64("STATE_NOW"),
-      frames: List(frames),
-      outstanding,
-      sinceCheckpoint: i64("STATE_SINCE_CHECKPOINT"),
-      lastDetail:
-        detailLength < 0
-          ? null
-          : decodeWtf8(
-              new Uint8Array(kernel.memory.buffer, kernel.lastDetailPointer(), detailLength),
-            ),
-    });
-  };
-
-  /** Writes a state the reference checked into the kernel's working state. */
-  const loadReferenceState = (run: PackedSpec, state: ExecutiveState) => {
-    kernel.resetRun();
-    const set32 = (name: keyof ExecutiveKernelExports, value: number) =>
-      kernel.setStateI32(field(name), value);
-    const set64 = (name: keyof ExecutiveKernelExports, value: number) =>
-      kernel.setStateI64(field(name), value);
-    let planAt = 0;
-    for (const [index, frame] of state.frames.entries()) {
-      if (index > 0) {
-        kernel.restoreFrame(globalStep(run, planAt, frame.id as string));
-        planAt = run.planIndex.get(frame.plan) as number;
-      }
-      for (const [i, limit] of LIMITS.entries()) kernel.restoreLimit(index, i, frame.limits[limit]);
-      for (const [i, counter] of COUNTERS.entries())
-        kernel.restoreUsed(index, i, frame.used[counter]);
-      for (const id of frame.done) kernel.restoreDone(index, globalStep(run, planAt, id));
-    }
-    set32("STATE_STATUS", STATUSES.indexOf(state.status));
-    set32(
-      "STATE_FAILURE_REASON",
-      state.failure === null ? -1 : FAIL_REASONS.indexOf(state.failure.reason),
-    );
-    set32(
-      "STATE_FAILURE_BUDGET",
-      state.failure?.budget === undefined ? -1 : EXHAUSTED_BUDGETS.indexOf(state.failure.budget),
-    );
-    set64("STATE_SEQ", state.seq);
-    set32("STATE_HAS_NOW", state.now === null ? 0 : 1);
-    set64("STATE_NOW", state.now ?? 0);
-    set64("STATE_SINCE_CHECKPOINT", state.sinceCheckpoint);
-    const outstanding = state.outstanding;
-    set32(
-      "STATE_OUTSTANDING",
-      outstanding === null ? OUTSTANDING.none : OUTSTANDING[outstanding.tag],
-    );
-    if (outstanding !== null) set64("STATE_OUTSTANDING_SEQ", outstanding.seq);
-    if (outstanding?.tag === "execute") {
-      set32("STATE_OUTSTANDING_STEP", globalStep(run, planAt, outstanding.path.at(-1) as string));
-      set64("STATE_ATTEMPT", outstanding.attempt);
-    }
-    if (state.lastDetail === null) {
-      kernel.setLastDetail(-1);
-    } else {
-      const room = new Uint8Array(
-        kernel.memory.buffer,
-        kernel.hostDetailPointer(),
-        3 * state.lastDetail.length,
-      );
-      kernel.setLastDetail(encodeWtf8Into(state.lastDetail, room, 0));
     }
   };
 
@@ -372,12 +237,12 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
       const status = STATUSES[kernel.stateI32(field("STATE_STATUS"))];
       if (status === "completed") return { outcome: "completed" };
       if (status !== "failed") return null;
-      return { outcome: "failed", ...(failureOf() as Failure) };
+      return { outcome: "failed", ...(failureOf(kernel) as Failure) };
     },
     snapshot(state: unknown, key?: SnapshotKey): Uint8Array {
       if (!isMine(state)) throw new TypeError("statefold: not a state of this executive engine");
       materialize(state);
-      return snapshotState(referenceState(state.run), key);
+      return snapshotState(readWorkingState(kernel, state.run), key);
     },
     restore(bytes: unknown, key?: SnapshotKey) {
       const restored = restoreState(bytes, key);
@@ -388,7 +253,7 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
         depth: reference.depth,
       });
       loadRun(owner, run);
-      loadReferenceState(run, reference);
+      writeWorkingState(kernel, run, reference);
       const state = remember(new KernelState(run, null, null, null, 0));
       save(state);
       owner.head = state;
@@ -414,4 +279,145 @@ function globalStep(run: PackedSpec, plan: number, id: string): number {
     (run.firstSteps[plan] as number) +
     ((run.localIndex[plan] as ReadonlyMap<string, number>).get(id) as number)
   );
+}
+
+/** The ids of the frames' sub-plan steps, then the step's. */
+function pathOf(kernel: ExecutiveKernelExports, step: number, run: PackedSpec): string[] {
+  const frames = kernel.stateI32(offsetOf(kernel, "STATE_FRAME_COUNT"));
+  const path: string[] = [];
+  for (let frame = 1; frame < frames; frame++) {
+    path.push((run.steps[kernel.frameSubStepOf(frame)] as { id: string }).id);
+  }
+  path.push((run.steps[step] as { id: string }).id);
+  return path;
+}
+
+function failureOf(kernel: ExecutiveKernelExports): Failure | null {
+  const reason = kernel.stateI32(offsetOf(kernel, "STATE_FAILURE_REASON"));
+  const budget = kernel.stateI32(offsetOf(kernel, "STATE_FAILURE_BUDGET"));
+  if (reason < 0) return null;
+  return Object.freeze({
+    reason: FAIL_REASONS[reason] as Failure["reason"],
+    ...(budget < 0 ? {} : { budget: EXHAUSTED_BUDGETS[budget] as Failure["budget"] }),
+  });
+}
+
+/** The kernel's working state as the reference's state. */
+export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec): ExecutiveState {
+  const i32 = (name: keyof ExecutiveKernelExports) => kernel.stateI32(offsetOf(kernel, name));
+  const i64 = (name: keyof ExecutiveKernelExports) => kernel.stateI64(offsetOf(kernel, name));
+  const status = STATUSES[i32("STATE_STATUS")] as ExecutiveState["status"];
+  const frameCount = i32("STATE_FRAME_COUNT");
+  const frames: Frame[] = [];
+  for (let index = 0; index < frameCount; index++) {
+    const subStep = index === 0 ? -1 : kernel.frameSubStepOf(index);
+    const step = run.steps[subStep];
+    const plan = step === undefined ? run.spec.plan : (step as { plan: Frame["plan"] }).plan;
+    const limits = Object.fromEntries(
+      LIMITS.map((limit, i) => [limit, kernel.frameLimitOf(index, i)]),
+    ) as unknown as Limits;
+    let frame = frameOf(step === undefined ? null : step.id, plan, Object.freeze(limits));
+    for (let i = 0; i < kernel.frameDoneCountOf(index); i++) {
+      frame = withDone(frame, (run.steps[kernel.frameDoneStep(index, i)] as { id: string }).id);
+    }
+    const used = Object.fromEntries(
+      COUNTERS.map((counter, i) => [counter, kernel.frameUsedOf(index, i)]),
+    ) as unknown as Used;
+    frames.push(Object.freeze({ ...frame, used: Object.freeze(used) }));
+  }
+  const failure = failureOf(kernel);
+  const detailLength = i32("STATE_DETAIL_LENGTH");
+  const outstandingStep = i32("STATE_OUTSTANDING_STEP");
+  const outstandingSeq = i64("STATE_OUTSTANDING_SEQ");
+  let outstanding: Outstanding | null = null;
+  switch (i32("STATE_OUTSTANDING")) {
+    case OUTSTANDING.execute:
+      outstanding = Object.freeze({
+        tag: "execute",
+        seq: outstandingSeq,
+        path: Object.freeze(pathOf(kernel, outstandingStep, run)),
+        effect: effectOf(run, outstandingStep),
+        attempt: i64("STATE_ATTEMPT"),
+      });
+      break;
+    case OUTSTANDING.checkpoint:
+      outstanding = Object.freeze({ tag: "checkpoint", seq: outstandingSeq });
+      break;
+  }
+  return Object.freeze({
+    spec: run.spec,
+    depth: run.budget.depth,
+    status,
+    failure,
+    seq: i64("STATE_SEQ"),
+    now: i32("STATE_HAS_NOW") === 0 ? null : i64("STATE_NOW"),
+    frames: List(frames),
+    outstanding,
+    sinceCheckpoint: i64("STATE_SINCE_CHECKPOINT"),
+    lastDetail:
+      detailLength < 0
+        ? null
+        : decodeWtf8(
+            new Uint8Array(kernel.memory.buffer, kernel.lastDetailPointer(), detailLength),
+          ),
+  });
+}
+
+/** Writes a state the reference checked into the kernel's working state. */
+export function writeWorkingState(
+  kernel: ExecutiveKernelExports,
+  run: PackedSpec,
+  state: ExecutiveState,
+): void {
+  kernel.resetRun();
+  const set32 = (name: keyof ExecutiveKernelExports, value: number) =>
+    kernel.setStateI32(offsetOf(kernel, name), value);
+  const set64 = (name: keyof ExecutiveKernelExports, value: number) =>
+    kernel.setStateI64(offsetOf(kernel, name), value);
+  let planAt = 0;
+  for (const [index, frame] of state.frames.entries()) {
+    if (index > 0) {
+      // Navigated by id in the run's own plans: the state's may be equal objects, not the same.
+      const subStep = globalStep(run, planAt, frame.id as string);
+      kernel.restoreFrame(subStep);
+      planAt = run.planIndex.get((run.steps[subStep] as SubPlanStep).plan) as number;
+    }
+    for (const [i, limit] of LIMITS.entries()) kernel.restoreLimit(index, i, frame.limits[limit]);
+    for (const [i, counter] of COUNTERS.entries())
+      kernel.restoreUsed(index, i, frame.used[counter]);
+    for (const id of frame.done) kernel.restoreDone(index, globalStep(run, planAt, id));
+  }
+  set32("STATE_STATUS", STATUSES.indexOf(state.status));
+  set32(
+    "STATE_FAILURE_REASON",
+    state.failure === null ? -1 : FAIL_REASONS.indexOf(state.failure.reason),
+  );
+  set32(
+    "STATE_FAILURE_BUDGET",
+    state.failure?.budget === undefined ? -1 : EXHAUSTED_BUDGETS.indexOf(state.failure.budget),
+  );
+  set64("STATE_SEQ", state.seq);
+  set32("STATE_HAS_NOW", state.now === null ? 0 : 1);
+  set64("STATE_NOW", state.now ?? 0);
+  set64("STATE_SINCE_CHECKPOINT", state.sinceCheckpoint);
+  const outstanding = state.outstanding;
+  set32(
+    "STATE_OUTSTANDING",
+    outstanding === null ? OUTSTANDING.none : OUTSTANDING[outstanding.tag],
+  );
+  if (outstanding !== null) set64("STATE_OUTSTANDING_SEQ", outstanding.seq);
+  if (outstanding?.tag === "execute") {
+    set32("STATE_OUTSTANDING_STEP", globalStep(run, planAt, outstanding.path.at(-1) as string));
+    set64("STATE_ATTEMPT", outstanding.attempt);
+  }
+  if (state.lastDetail === null) {
+    kernel.setLastDetail(-1);
+  } else {
+    const room = new Uint8Array(
+      kernel.memory.buffer,
+      kernel.hostDetailPointer(),
+      3 * state.lastDetail.length,
+    );
+    kernel.setLastDetail(encodeWtf8Into(state.lastDetail, room, 0));
+  }
 }

@@ -23,6 +23,7 @@ import {
   DEFAULT_ENGINE,
   ENGINE_NAMES,
   engineNamed,
+  executiveKernel,
   operationsKernel,
 } from "./engine.js";
 
@@ -42,7 +43,7 @@ snapshot to audit the whole journal again.
 Options:
   --dag FILE        the DAG for a journal without a header line
   --strict          refuse illegal events too
-  --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of either
+  --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of every
                     model, wasm engine)
   --engine NAME     wasm (default) or reference
   --model NAME      the journal's model: dag, operations or executive (by default its
@@ -132,19 +133,19 @@ async function auditWithSnapshot(
   }
   const peeked = await peekModel(readFileChunks(journal), journal);
   const chosen = chooseModel(journal, peeked.model, model);
-  if (chosen === "executive") {
-    throw new UsageError("--snapshot works on dag and operations journals so far", "gate");
-  }
   const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
   const options = { file: journal, snapshots: true, snapshotFile: snapshotPath };
   let auditor: SnapshottingAuditor;
-  if (chosen === "operations") {
-    if (dagPath !== undefined) {
-      throw new JournalError(
-        journal,
-        "--dag is for dag journals; an operations journal needs none",
-      );
-    }
+  if (chosen !== "dag" && dagPath !== undefined) {
+    throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);
+  }
+  if (chosen === "executive") {
+    const engine = await executiveKernel();
+    auditor =
+      snapshot === null
+        ? await fed(engine.openAuditor(options), peeked.chunks)
+        : await engine.resume(snapshot, peeked.chunks, options);
+  } else if (chosen === "operations") {
     const engine = await operationsKernel();
     auditor =
       snapshot === null

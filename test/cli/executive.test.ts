@@ -2,7 +2,7 @@
  * `statefold` on executive journals (docs/models/executive.md, "The journal and its audit"):
  * audit in text and JSON, replay, gate, the HTML report, and bad headers, on the examples.
  */
-import { readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CliRun, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
@@ -56,7 +56,7 @@ describe("statefold on executive journals", () => {
     );
   });
 
-  it("gates on the first mismatch, and refuses --snapshot for now", async () => {
+  it("gates on the first mismatch, and incrementally with --snapshot", async () => {
     expect((await run("gate", EXAMPLE("conformant"))).stdout).toBe(
       "resume: examples/executive/conformant.jsonl is conformant (9 events)\n",
     );
@@ -65,9 +65,42 @@ describe("statefold on executive journals", () => {
     expect(refused.stdout).toBe(
       "refuse: examples/executive/wrong-attempt.jsonl: decisionsMatch is broken at line 5 (event 3): the decision the host recorded is not the one the machine makes\n",
     );
-    const snapshot = await run("gate", EXAMPLE("conformant"), "--snapshot", "/tmp/x.snapshot");
-    expect(snapshot.code).toBe(2);
-    expect(snapshot.stderr).toContain("--snapshot works on dag and operations journals so far");
+    // A run still under way: its first lines, gated, then the rest appended and gated again.
+    const lines = readFileSync(EXAMPLE("conformant"), "utf8").split("\n");
+    const dir = tempFiles({ "run.jsonl": `${lines.slice(0, 4).join("\n")}\n` });
+    const journal = join(dir, "run.jsonl");
+    const snapshot = join(dir, "run.snapshot");
+    const first = await run("gate", journal, "--snapshot", snapshot);
+    expect(first).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (3 events)\n`,
+    });
+    appendFileSync(journal, `${lines.slice(4).join("\n")}`);
+    const second = await run("gate", journal, "--snapshot", snapshot);
+    expect(second).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (9 events)\n`,
+    });
+    // A mismatch appended is caught where it is; the snapshot of the passing run stays.
+    appendFileSync(journal, `${lines[5]}\n`);
+    const caught = await run("gate", journal, "--snapshot", snapshot);
+    expect(caught.code).toBe(1);
+    expect(caught.stdout).toContain("decisionsMatch is broken at line 11 (event 9)");
+    // A changed prefix, or a snapshot of another model's journal, is refused by name.
+    writeFileSync(journal, readFileSync(EXAMPLE("wrong-seq")));
+    const changed = await run("gate", journal, "--snapshot", snapshot);
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toContain("are not the ones it covers");
+    writeFileSync(join(dir, "dag.jsonl"), readFileSync("examples/diamond.jsonl"));
+    expect(
+      (await run("gate", join(dir, "dag.jsonl"), "--snapshot", join(dir, "dag.snapshot"))).code,
+    ).toBe(0);
+    writeFileSync(journal, readFileSync(EXAMPLE("conformant")));
+    const foreign = await run("gate", journal, "--snapshot", join(dir, "dag.snapshot"));
+    expect(foreign.code).toBe(2);
+    expect(foreign.stderr).toContain(
+      "it is a snapshot of a dag journal, and this is an executive journal",
+    );
   });
 
   it("gives the same report on either engine, whatever the journal", async () => {
