@@ -1,5 +1,17 @@
 /** The package entry: both engines behind one interface, the reference model, and the readers. */
-export { type LoadEngineOptions, loadEngine, type WasmEngine } from "../bindings/engine.js";
+export {
+  type ExecutiveAuditorOptions,
+  type ExecutiveJournalAuditor,
+  type KernelExecutiveState,
+  type LoadEngineOptions,
+  type LoadExecutiveEngineOptions,
+  type LoadOperationsEngineOptions,
+  loadEngine,
+  type OperationsJournalAuditor,
+  type WasmEngine,
+  type WasmExecutiveEngine,
+  type WasmOperationsEngine,
+} from "../bindings/index.js";
 export type { AuditorOptions, JournalAuditor } from "../bindings/jsonl-session.js";
 export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
 export {

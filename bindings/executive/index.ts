@@ -1,5 +1,6 @@
 export {
   type ExecutiveAuditOptions,
+  type ExecutiveAuditorOptions,
   type ExecutiveJournalAuditor,
   type LoadExecutiveEngineOptions,
   loadExecutiveEngine,

@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
+import { loadEngine } from "../../bindings/index.js";
 import { type Decision, referenceExecutive } from "../../src/models/executive/index.js";
 import { FLAVOURS } from "../support/engines.js";
 import { observationFor, runArbitrary } from "../support/executive-arbitraries.js";
@@ -131,3 +132,34 @@ describe("one kernel for the machine and the audits", () => {
     expect(machine.terminal(done.state)).toEqual({ outcome: "completed" });
   });
 });
+
+describe("loadEngine({ model })", () => {
+  it("gives each model's engine: the executive one is a machine that decides as the reference", async () => {
+    const executive = await loadEngine({ model: "executive", flavour: "scalar" });
+    expect(executive.flavour).toBe("scalar");
+    const spec = { task: "t", plan: { steps: [{ id: "a", deps: [], effect: "context" }] } };
+    const budget = { ...BUDGET, contextOps: 1 };
+    const start = { tag: "start", now: 0 };
+    const kernel = executive.machine.initialState(spec, budget);
+    const reference = referenceExecutive.initialState(spec, budget);
+    if (!("state" in kernel) || !("state" in reference)) throw new Error("refused");
+    expect(executive.machine.step(kernel.state, start).decision).toEqual(
+      referenceExecutive.step(reference.state, start).decision,
+    );
+    const operations = await loadEngine({ model: "operations" });
+    expect(typeof operations.openAuditor).toBe("function");
+    const dag = await loadEngine();
+    expect(typeof dag.audit).toBe("function");
+  });
+});
+
+const BUDGET = {
+  steps: 9,
+  depth: 1,
+  modelCalls: 9,
+  toolCalls: 9,
+  contextOps: 9,
+  retries: 9,
+  outputBytes: 9,
+  deadline: 99,
+};
