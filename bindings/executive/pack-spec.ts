@@ -7,7 +7,7 @@
  */
 import { compareCodePoints } from "../../src/models/dag/dag.js";
 import type { Budget, Plan, PlanStep, Spec } from "../../src/models/executive/spec.js";
-import { encodeWtf8 } from "../wtf8.js";
+import { encodeWtf8Into } from "../wtf8.js";
 import { LIMITS } from "./codes.js";
 
 export interface PackedSpec {
@@ -46,21 +46,59 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   };
   number(spec.plan);
 
-  const ids = steps.map((step) => encodeWtf8(step.id));
-  const idBytes = ids.reduce((sum, id) => sum + id.length, 0);
+  // Flat arrays, not an array or set per step: a spec may hold 100 000 steps.
+  const stepCount = steps.length;
+  const planOfStep = new Int32Array(stepCount);
+  for (const [p, plan] of plans.entries()) {
+    planOfStep.fill(p, firstSteps[p] as number, (firstSteps[p] as number) + plan.steps.length);
+  }
   const localIndex = plans.map((plan) => new Map(plan.steps.map((step, i) => [step.id, i])));
-  const localDeps = steps.map((step, global) => {
-    const local = localIndex[planOf(firstSteps, global)] as Map<string, number>;
-    return [...new Set(step.deps)].map((dep) => local.get(dep) as number);
-  });
-  const depCount = localDeps.reduce((sum, deps) => sum + deps.length, 0);
+  const depsStart = new Int32Array(stepCount + 1);
+  const deps: number[] = [];
+  const lastNamedBy = new Int32Array(stepCount).fill(-1); // a dep named twice in one list counts once
+  const dependentsStart = new Int32Array(stepCount + 1);
+  for (const [global, step] of steps.entries()) {
+    const plan = planOfStep[global] as number;
+    const first = firstSteps[plan] as number;
+    const local = localIndex[plan] as Map<string, number>;
+    for (const dep of step.deps) {
+      const index = local.get(dep) as number;
+      if (lastNamedBy[first + index] === global) continue;
+      lastNamedBy[first + index] = global;
+      deps.push(index);
+      dependentsStart[first + index + 1] = (dependentsStart[first + index + 1] as number) + 1;
+    }
+    depsStart[global + 1] = deps.length;
+  }
+  for (let global = 0; global < stepCount; global++) {
+    dependentsStart[global + 1] =
+      (dependentsStart[global + 1] as number) + (dependentsStart[global] as number);
+  }
+  const dependents = new Int32Array(deps.length);
+  const nextDependent = dependentsStart.slice(0, stepCount);
+  for (let global = 0; global < stepCount; global++) {
+    const first = firstSteps[planOfStep[global] as number] as number;
+    for (let at = depsStart[global] as number; at < (depsStart[global + 1] as number); at++) {
+      const dep = first + (deps[at] as number);
+      dependents[nextDependent[dep] as number] = global - first;
+      nextDependent[dep] = (nextDependent[dep] as number) + 1;
+    }
+  }
+  let idRoom = 0;
+  for (const step of steps) idRoom += 3 * step.id.length;
+  const idBuffer = new Uint8Array(idRoom);
+  const idStart = new Int32Array(stepCount + 1);
+  for (const [global, step] of steps.entries()) {
+    idStart[global + 1] = encodeWtf8Into(step.id, idBuffer, idStart[global] as number);
+  }
+  const idBytes = idStart[stepCount] as number;
   const budgeted = steps.filter((step) => "plan" in step && step.budget !== undefined);
 
   const intsStart = HEADER_BYTES + 8 * (SCALARS + CHILD_BUDGET_F64S * budgeted.length);
-  const ints = 2 * plans.length + STEP_INTS * steps.length + steps.length + 2 * depCount;
+  const ints = 2 * plans.length + STEP_INTS * stepCount + stepCount + 2 * deps.length;
   const bytes = new Uint8Array(intsStart + 4 * ints + idBytes);
   const view = new DataView(bytes.buffer);
-  const counts = [plans.length, steps.length, depCount, budgeted.length, idBytes];
+  const counts = [plans.length, stepCount, deps.length, budgeted.length, idBytes];
   for (const [i, value] of counts.entries()) view.setInt32(4 * i, value, true);
   const scalars = [
     spec.checkpointEvery ?? -1,
@@ -93,58 +131,33 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     int(firstSteps[p] as number);
     int(plan.steps.length);
   }
-  const dependents = steps.map((): number[] => []);
-  for (const [global, deps] of localDeps.entries()) {
-    const first = firstSteps[planOf(firstSteps, global)] as number;
-    for (const dep of deps) (dependents[first + dep] as number[]).push(global - first);
-  }
-  const ranks = new Array<number>(steps.length);
-  const byRank: number[] = [];
+  const ranks = new Int32Array(stepCount);
+  const byRank = new Int32Array(stepCount);
   for (const [p, plan] of plans.entries()) {
     const first = firstSteps[p] as number;
     const order = plan.steps.map((_, i) => i);
     order.sort((a, b) => compareCodePoints(plan.steps[a]?.id ?? "", plan.steps[b]?.id ?? ""));
-    for (const [rank, local] of order.entries()) ranks[first + local] = rank;
-    byRank.push(...order);
+    for (const [rank, local] of order.entries()) {
+      ranks[first + local] = rank;
+      byRank[first + rank] = local;
+    }
   }
-  let depsAt = 0;
-  let dependentsAt = 0;
-  let idAt = 0;
   for (const [global, step] of steps.entries()) {
-    const deps = localDeps[global] as number[];
-    int(planOf(firstSteps, global));
+    int(planOfStep[global] as number);
     int("plan" in step ? SUB_PLAN : KIND[step.effect]);
     int("plan" in step ? (planIndex.get(step.plan) as number) : -1);
-    int(depsAt);
-    int(deps.length);
-    int(dependentsAt);
-    int((dependents[global] as number[]).length);
+    int(depsStart[global] as number);
+    int((depsStart[global + 1] as number) - (depsStart[global] as number));
+    int(dependentsStart[global] as number);
+    int((dependentsStart[global + 1] as number) - (dependentsStart[global] as number));
     int(ranks[global] as number);
-    int(idAt);
-    int((ids[global] as Uint8Array).length);
+    int(idStart[global] as number);
+    int((idStart[global + 1] as number) - (idStart[global] as number));
     int(budgetOf.get(step) ?? -1);
-    depsAt += deps.length;
-    dependentsAt += (dependents[global] as number[]).length;
-    idAt += (ids[global] as Uint8Array).length;
   }
   for (const local of byRank) int(local);
-  for (const deps of localDeps) for (const dep of deps) int(dep);
-  for (const list of dependents) for (const dependent of list) int(dependent);
-  for (const id of ids) {
-    bytes.set(id, at);
-    at += id.length;
-  }
+  for (const dep of deps) int(dep);
+  for (const dependent of dependents) int(dependent);
+  bytes.set(idBuffer.subarray(0, idBytes), at);
   return { spec, budget, bytes, steps, plans, firstSteps, planIndex, localIndex };
-}
-
-/** The plan holding the global step (plans' first steps ascend). */
-export function planOf(firstSteps: readonly number[], global: number): number {
-  let low = 0;
-  let high = firstSteps.length - 1;
-  while (low < high) {
-    const middle = (low + high + 1) >> 1;
-    if ((firstSteps[middle] as number) <= global) low = middle;
-    else high = middle - 1;
-  }
-  return low;
 }

@@ -6,9 +6,9 @@
  * Seeded faults replace a recorded decision by a wrong one; the observations stay the faithful
  * host's, so each fault is the only finding at its line. The same options give the same bytes.
  *
- * The plan grows with the journal (up to the spec's step bound), so the run lasts about as long
- * as the journal; should it end sooner, the host goes on ticking and records the machine's
- * `reject` `terminal`.
+ * The plan grows with the journal up to the spec's step bound; past it the host ticks more often
+ * while it waits, so the run still lasts about as long as the journal. Should it end sooner, the
+ * host goes on ticking and records the machine's `reject` `terminal`.
  */
 
 import {
@@ -57,6 +57,9 @@ const STEPS_PER_PLAN_MAX = 12;
 const SUB_PLAN_CHANCE = 0.15;
 /** A faithful host's lines per effect step, about: its result, a tick now and then, retries, checkpoints. */
 const LINES_PER_STEP = 1.7;
+/** How often the host ticks while it waits; with LINES_PER_STEP's other lines, 1.36 per step. */
+const TICK_CHANCE = 0.2;
+const OTHER_LINES_PER_STEP = LINES_PER_STEP * (1 - TICK_CHANCE);
 
 interface PlanJson {
   readonly steps: StepJson[];
@@ -152,6 +155,10 @@ function* run(
     Math.min(SPEC_STEPS_MAX - 100, Math.ceil(options.events / LINES_PER_STEP)),
   );
   const { plan } = planOf(random, effectSteps, 0);
+  const tickChance = Math.max(
+    TICK_CHANCE,
+    1 - OTHER_LINES_PER_STEP / (options.events / effectSteps),
+  );
   const spec = { task: `generated run ${options.seed}`, plan, checkpointEvery: 5 };
   const budget = {
     steps: options.events * 2 + 10,
@@ -187,7 +194,7 @@ function* run(
   for (let index = 0; index < options.events; index++) {
     now += random.below(50);
     const observation: Observed =
-      index === cancelAt ? { tag: "cancel", now } : observationFor(random, last, now);
+      index === cancelAt ? { tag: "cancel", now } : observationFor(random, last, now, tickChance);
     const result: { decision: Decision; state: ExecutiveState } = machine.step(state, observation);
     let recorded: Decision | Record<string, unknown> = result.decision;
     const due = pending[next];
@@ -226,9 +233,14 @@ function* run(
 type Observed = { readonly tag: string; readonly [field: string]: unknown };
 
 /** What a faithful host sends next, given the decision it last got. */
-function observationFor(random: Random, last: Decision | null, now: number): Observed {
+function observationFor(
+  random: Random,
+  last: Decision | null,
+  now: number,
+  tickChance: number,
+): Observed {
   if (last === null) return { tag: "start", now };
-  if (random.chance(0.2)) return { tag: "tick", now };
+  if (random.chance(tickChance)) return { tag: "tick", now };
   if (last.tag === "checkpoint") return { tag: "checkpointed", seq: last.seq, now };
   if (last.tag === "execute") {
     // Errors are retryable: a run that is to last as long as its journal must not fail early.
