@@ -1,15 +1,16 @@
 /**
- * Generated journals for the benchmarks, written once to the system's temp folder and reused
- * (generation is deterministic, so a file's name says all about its content).
+ * Generated journals for the benchmarks, of every model, written once to the system's temp folder
+ * and reused (generation is deterministic, so a file's name says all about its content).
  */
 import { createWriteStream, existsSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CampaignOptions, campaignLines } from "../src/generate/campaign.js";
+import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../src/generate/executive/journal.js";
 import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
 import { operationsJournalChunks } from "../src/generate/operations/journal.js";
-import type { OperationsMix, Scale } from "./scales.js";
+import type { ExecutiveMix, OperationsMix, Scale } from "./scales.js";
 
 export interface JournalFile {
   readonly path: string;
@@ -20,9 +21,14 @@ const BENCH_FOLDER = join(tmpdir(), "statefold-bench");
 
 /** The scale's whole journal, of its model. */
 export function scaleJournal(scale: Scale, folder = BENCH_FOLDER): Promise<JournalFile> {
-  return scale.model === "dag"
-    ? campaignJournal(scale.campaign, folder)
-    : operationsJournal(scale.operations, folder);
+  switch (scale.model) {
+    case "dag":
+      return campaignJournal(scale.campaign, folder);
+    case "operations":
+      return operationsJournal(scale.operations, folder);
+    case "executive":
+      return executiveJournalFile(scale.executive, folder);
+  }
 }
 
 /** The campaign's journal, in `folder` (by default the benchmarks' own in the temp folder). */
@@ -49,6 +55,25 @@ export async function operationsJournal(
       faults: mix.faultsOfEachKind > 0 ? faults : [],
     });
   return journalFile(folder, operationsName(mix), pieces, "");
+}
+
+/** The executive journal of the mix, in `folder` (by default the benchmarks' own). */
+export async function executiveJournalFile(
+  mix: ExecutiveMix,
+  folder = BENCH_FOLDER,
+): Promise<JournalFile> {
+  // Lines with their line feeds, the header first.
+  const lines = () =>
+    executiveJournal({ events: mix.events, seed: mix.seed, faults: executiveFaults(mix) });
+  return journalFile(folder, executiveName(mix), lines, "");
+}
+
+/** The mix's faults, in the generator's order of kinds. */
+function executiveFaults(mix: ExecutiveMix) {
+  return EXECUTIVE_FAULT_KINDS.flatMap((kind) => {
+    const count = mix.faults[kind] ?? 0;
+    return count > 0 ? [{ kind, count }] : [];
+  });
 }
 
 async function journalFile(
@@ -82,6 +107,22 @@ function operationsName(mix: OperationsMix): string {
     ["f", mix.faultsOfEachKind],
   ];
   return `operations-e${mix.events}-s${mix.seed}${suffixOf(optional)}`;
+}
+
+/**
+ * As operationsName: each kind injected by its words' initials and its count, in the
+ * generator's order (`-ws10` wrong-seq, `-aobo10` attempt-off-by-one, `-aat100`
+ * accepted-after-terminal, ...).
+ */
+function executiveName(mix: ExecutiveMix): string {
+  const faults = executiveFaults(mix).map(
+    ({ kind, count }) =>
+      `-${kind
+        .split("-")
+        .map((word) => word[0])
+        .join("")}${count}`,
+  );
+  return `executive-e${mix.events}-s${mix.seed}${faults.join("")}`;
 }
 
 function suffixOf(optional: readonly [string, number | undefined][]): string {

@@ -2,6 +2,7 @@
  * BENCHMARKS.md: what was measured, on what, by which command, then for each model measured, in
  * the scales' order (the dag's first), its chart, its summary and its scales' tables.
  */
+import { EXECUTIVE_FAULT_KINDS } from "../src/generate/executive/journal.js";
 import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
 import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
 import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
@@ -27,7 +28,10 @@ export interface BenchmarkRun {
   readonly chartFiles: ReadonlyMap<BenchedModel, string>;
 }
 
-/** What the markdown says of each model: its summary's heading, text and columns, its chart's alt text. */
+/**
+ * What the markdown says of each model: its summary's heading, text and columns, its chart's alt
+ * text, and what its tables count (the journal's lines after the header).
+ */
 const MODEL_PARTS: Record<
   BenchedModel,
   {
@@ -36,6 +40,8 @@ const MODEL_PARTS: Record<
     readonly summaryHeading: string;
     readonly summaryText: string;
     readonly chartAlt: string;
+    /** The tables' word for a line after the header: "events per run", "events/s". */
+    readonly unit: string;
   }
 > = {
   dag: {
@@ -43,23 +49,46 @@ const MODEL_PARTS: Record<
     summaryHeading: "## Summary",
     summaryText: `How many times the WASM engine's throughput on JSONL is each engine's (bench:check requires at least ${PARSE_ONLY_RATIO_MIN}× the parse-only floor's and ${JS_AUDITOR_RATIO_MIN}× the plain-JS auditor's, in CPU time). XState folds only; the reference and, where marked, XState ran on a prefix.`,
     chartAlt: "Throughput against journal size",
+    unit: "events",
   },
   operations: {
     summaryEngines: ["parse-only", "operations-reference"],
     summaryHeading: "## Summary: the operations model",
     summaryText: `How many times the WASM operations engine's throughput on JSONL is each engine's (bench:check requires at least ${OPERATIONS_PARSE_ONLY_RATIO_MIN}× the parse-only floor's, in CPU time). The reference ran on a prefix where marked.`,
     chartAlt: "Throughput of the operations model against journal size",
+    unit: "events",
+  },
+  executive: {
+    summaryEngines: ["parse-only", "executive-reference"],
+    summaryHeading: "## Summary: the executive model",
+    summaryText:
+      "How many times the WASM executive engine's throughput on JSONL is each engine's (no bench:check gate holds it yet). Its tables count **steps**: a step is one line after the header — an observation replayed through the machine and its recorded decision judged — so steps/s is observations per second. Every run reads and checks the header's spec first (its plan, megabytes of JSON), the WASM engine on a fresh instance each run (an engine keeps the spec of the last header it read). The journals are generated runs that last about as long as their journal: past the spec's bound of 10⁵ plan steps the host ticks more often while it waits (bench/scales.ts).",
+    chartAlt: "Throughput of the executive model against journal size",
+    unit: "steps",
   },
 };
 
 /** A scale's journal, for its table's heading. */
 function journalOf(scale: Scale): string {
-  if (scale.model === "dag") {
-    return `${count(scale.campaign.events)} events, DAG of ${count(scale.campaign.nodes)} nodes`;
+  switch (scale.model) {
+    case "dag":
+      return `${count(scale.campaign.events)} events, DAG of ${count(scale.campaign.nodes)} nodes`;
+    case "operations": {
+      const { events, strands, faultsOfEachKind } = scale.operations;
+      const faults = faultsOfEachKind * OPERATIONS_FAULT_KINDS.length;
+      return `${count(events)} records, ${count(strands ?? OPERATIONS_STRANDS_DEFAULT)} strands, ${count(faults)} injected faults`;
+    }
+    case "executive": {
+      const { events, faults } = scale.executive;
+      const injected = EXECUTIVE_FAULT_KINDS.filter((kind) => (faults[kind] ?? 0) > 0);
+      const total = injected.reduce((sum, kind) => sum + (faults[kind] ?? 0), 0);
+      const kinds =
+        injected.length === EXECUTIVE_FAULT_KINDS.length
+          ? "of every kind"
+          : `(${injected.map((kind) => `\`${kind}\``).join(", ")})`;
+      return `${count(events)} steps, ${count(total)} injected faults ${kinds}`;
+    }
   }
-  const { events, strands, faultsOfEachKind } = scale.operations;
-  const faults = faultsOfEachKind * OPERATIONS_FAULT_KINDS.length;
-  return `${count(events)} records, ${count(strands ?? OPERATIONS_STRANDS_DEFAULT)} strands, ${count(faults)} injected faults`;
 }
 
 export function benchmarksMarkdown(run: BenchmarkRun): string {
@@ -78,7 +107,7 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
     "## How it is measured",
     "",
     "- Each engine runs in a worker process of its own; the workers take turns, one timed run each per round, the order rotating from round to round, after a warmup round. A run is one whole audit (or fold, or parse) of the journal file; tinybench times it; the figures are the **median** run (p50).",
-    "- Journals come from `campaignLines` (src/generate/campaign.ts) and, for the operations model, `operationsJournalChunks` (src/generate/operations/journal.ts), and live in the OS temp folder, in the page cache after the first read. MB = 10⁶ bytes of JSONL.",
+    "- Journals come from `campaignLines` (src/generate/campaign.ts), for the operations model `operationsJournalChunks` (src/generate/operations/journal.ts) and for the executive model `executiveJournal` (src/generate/executive/journal.ts), and live in the OS temp folder, in the page cache after the first read. MB = 10⁶ bytes of JSONL.",
     `- Peak memory is the worker's resident-set high-water mark (\`process.resourceUsage().maxRSS\`), Node itself included: an idle Node process reaches ${mib(run.idleNodeRssBytes)}. For the object API and the kernel alone it includes the events parsed before the timed runs (the object API needs them in memory).`,
     "- Before a figure is reported the run checks that the engines agree: the auditors' reports deep-equal the WASM engine's (of the journal's model) on the same span of the journal, XState's and the kernel's final counts match, the parse-only loop parsed every line.",
     "- An engine that cannot finish a scale within a few minutes runs on a prefix of the journal (the header and the first events), marked below with how far it got.",
@@ -115,10 +144,11 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
   const rows = run.rows.filter((row) => row.scale === scale.name);
   if (rows.length === 0) return [];
   const bytes = run.journalBytes.get(scale.name) ?? 0;
+  const unit = MODEL_PARTS[scale.model].unit;
   return [
     `## \`${scale.name}\`: ${journalOf(scale)}, ${(bytes / 1e6).toFixed(0)} MB`,
     "",
-    "| engine | events per run | events/s | MB/s | p50 run | runs | peak RSS | × WASM JSONL |",
+    `| engine | ${unit} per run | ${unit}/s | MB/s | p50 run | runs | peak RSS | × WASM JSONL |`,
     "|---|---|--:|--:|--:|--:|--:|--:|",
     ...rows.map((row) => {
       const spec = ENGINES[row.engine];

@@ -1,5 +1,5 @@
 /**
- * The journals the benchmarks read, of both models.
+ * The journals the benchmarks read, of every model.
  *
  * `dag`: three scales of the same realistic mix — the fields real runtimes add (`seq`, `ts`,
  * `run`, `agent`, `checker`, `ms`), about one event in a thousand an illegal one
@@ -14,8 +14,23 @@
  * thousand as in the dag's mix: every fault kind the generator knows, each once per 10 000
  * records. The runtime keeps only its live ops, so the journals differ in length, not in shape —
  * what grows with them is the effect ids the audit must remember (`freshIdentity`).
+ *
+ * `executive`: 10⁵ and 10⁶ lines of the faithful host of `statefold gen --model executive`
+ * (src/generate/executive/journal.ts), each line an observation and the decision recorded for it:
+ * a step of the machine. The header holds the spec, whose plan grows with the journal up to the
+ * spec's bound of 10⁵ plan steps — megabytes of JSON every audit reads and checks before the first
+ * step (2.7 MB at 10⁵ lines, 4.2 MB at 10⁶); past that bound the host ticks more often while it
+ * waits, so the run still lasts as long as the journal. Every fault kind once per 10 000 lines,
+ * but `wrong-fail-reason` once (a run fails once); the terminal faults end the run with a cancel
+ * at three quarters of the journal, the ticks after it where `accepted-after-terminal` goes. No
+ * 10⁷ scale: a plan cannot grow past its bound, so its run would be ten ticks a step, and the
+ * reference holds the whole journal in memory.
  */
 import type { CampaignOptions } from "../src/generate/campaign.js";
+import {
+  EXECUTIVE_FAULT_KINDS,
+  type ExecutiveFaultKind,
+} from "../src/generate/executive/journal.js";
 import type { BenchedModel } from "./engines.js";
 
 interface ScaleBase {
@@ -54,11 +69,35 @@ export interface OperationsScale extends ScaleBase {
   readonly operations: OperationsMix;
 }
 
-export type Scale = DagScale | OperationsScale;
+/** What an executive journal of the benchmarks is made of; its file is named by these. */
+export interface ExecutiveMix {
+  /** Lines after the header (observations and their decisions: steps), faults included. */
+  readonly events: number;
+  readonly seed: number;
+  /** Faults injected, by kind (src/generate/executive/journal.ts); a kind absent, none. */
+  readonly faults: Readonly<Partial<Record<ExecutiveFaultKind, number>>>;
+}
 
-/** The events (dag) or records (operations) of the scale's whole journal, the header not counted. */
+export interface ExecutiveScale extends ScaleBase {
+  readonly model: "executive";
+  readonly executive: ExecutiveMix;
+}
+
+export type Scale = DagScale | OperationsScale | ExecutiveScale;
+
+/**
+ * The events (dag), records (operations) or steps (executive) of the scale's whole journal, the
+ * header not counted.
+ */
 export function eventsOf(scale: Scale): number {
-  return scale.model === "dag" ? scale.campaign.events : scale.operations.events;
+  switch (scale.model) {
+    case "dag":
+      return scale.campaign.events;
+    case "operations":
+      return scale.operations.events;
+    case "executive":
+      return scale.executive.events;
+  }
 }
 
 const MIX = { seed: 42, surfacePathsMax: 16, illegalRate: 0.001 } as const;
@@ -66,6 +105,15 @@ const MIX = { seed: 42, surfacePathsMax: 16, illegalRate: 0.001 } as const;
 /** Ten fault kinds, each once per 10 000 records: one illegal record in a thousand. */
 function operationsMix(events: number): OperationsMix {
   return { events, seed: 42, faultsOfEachKind: events / 10_000 };
+}
+
+/** Every fault kind once per 10 000 lines, but `wrong-fail-reason` once: 51 faults in 10⁵ lines. */
+function executiveMix(events: number): ExecutiveMix {
+  const each = events / 10_000;
+  const faults = Object.fromEntries(
+    EXECUTIVE_FAULT_KINDS.map((kind) => [kind, kind === "wrong-fail-reason" ? 1 : each]),
+  );
+  return { events, seed: 42, faults };
 }
 
 export const SCALES: readonly Scale[] = [
@@ -132,6 +180,24 @@ export const SCALES: readonly Scale[] = [
     // 60 s it runs on a prefix (10⁶ records on that day).
     finishSecondsMax: 60,
     prefixRunSeconds: 30,
+  },
+  {
+    name: "executive-1e5-lines",
+    model: "executive",
+    executive: executiveMix(100_000),
+    rounds: 9,
+    warmupRounds: 1,
+    finishSecondsMax: 60,
+    prefixRunSeconds: 10,
+  },
+  {
+    name: "executive-1e6-lines",
+    model: "executive",
+    executive: executiveMix(1_000_000),
+    rounds: 5,
+    warmupRounds: 1,
+    finishSecondsMax: 120,
+    prefixRunSeconds: 20,
   },
 ];
 

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: every engine side by side at three scales of each model (bench/scales.ts) —
+ * `npm run bench`: every engine side by side at three scales of the dag and operations models and
+ * two of the executive (bench/scales.ts) —
  * at a scale, the engines that read its model's journals — measured interleaved in worker
  * processes (bench/measure.ts), checked to agree (bench/verify.ts), and written to BENCHMARKS.md
  * with a chart per model of throughput against journal size.
@@ -171,22 +172,37 @@ const COLORS: Record<EngineName, string> = {
   "parse-only": "#7f7f7f",
   "operations-wasm-jsonl": "#d62728",
   "operations-reference": "#2ca02c",
+  "executive-wasm-jsonl": "#d62728",
+  "executive-reference": "#2ca02c",
 };
 
 /** A chart per model: the models' engines differ, and so do their journals' lines. */
 const CHARTS: Record<
   BenchedModel,
-  { readonly file: string; readonly title: string; readonly xLabel: string }
+  {
+    readonly file: string;
+    readonly title: string;
+    readonly xLabel: string;
+    readonly yLabel: string;
+  }
 > = {
   dag: {
     file: "throughput.svg",
     title: "statefold: audit throughput against journal size (median run)",
     xLabel: "journal size (events; DAGs of 10, 10³ and 10⁵ nodes)",
+    yLabel: "events per second",
   },
   operations: {
     file: "throughput-operations.svg",
     title: "statefold, operations model: audit throughput against journal size (median run)",
     xLabel: "journal size (records; 8 strands)",
+    yLabel: "events per second",
+  },
+  executive: {
+    file: "throughput-executive.svg",
+    title: "statefold, executive model: replay throughput against journal size (median run)",
+    xLabel: "journal size (steps: observations and their decisions)",
+    yLabel: "steps (observations) per second",
   },
 };
 
@@ -207,7 +223,7 @@ function chart(model: BenchedModel, all: readonly Row[]): string {
   return lineChartSvg(series, {
     title: CHARTS[model].title,
     xLabel: CHARTS[model].xLabel,
-    yLabel: "events per second",
+    yLabel: CHARTS[model].yLabel,
     note: "hollow: measured on a prefix of the journal (the engine could not finish it within a few minutes)",
   });
 }

@@ -6,6 +6,7 @@
  * parsed every line.
  */
 import { isDeepStrictEqual } from "node:util";
+import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
 import { loadEngine, type WasmEngine } from "../bindings/index.js";
 import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
@@ -42,21 +43,30 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
         fail(`${finding.illegal} illegal events`);
       }
     } else if (finding.parsed !== events + 1) {
-      // Every benchmark journal, of either model, is a header line and then its events.
+      // Every benchmark journal, of any model, is a header line and then its events.
       fail(`parsed ${finding.parsed} lines, not the header and ${events} events`);
     }
   }
 }
 
 /** The WASM engines of this process, loaded on first use. */
-const checkers: { dag?: Promise<WasmEngine>; operations?: Promise<WasmOperationsEngine> } = {};
+const checkers: {
+  dag?: Promise<WasmEngine>;
+  operations?: Promise<WasmOperationsEngine>;
+  executive?: Promise<WasmExecutiveEngine>;
+} = {};
 
 /** The in-process WASM engine's report on a journal file of the model: what the measured engines must find. */
 export async function expectedReport(model: BenchedModel, path: string): Promise<ModelReport> {
-  if (model === "dag") {
-    checkers.dag ??= loadEngine();
-    return (await checkers.dag).auditBytes(null, readFileChunks(path));
+  switch (model) {
+    case "dag":
+      checkers.dag ??= loadEngine();
+      return (await checkers.dag).auditBytes(null, readFileChunks(path));
+    case "operations":
+      checkers.operations ??= loadOperationsEngine();
+      return (await checkers.operations).auditBytes(readFileChunks(path));
+    case "executive":
+      checkers.executive ??= loadExecutiveEngine();
+      return (await checkers.executive).auditBytes(readFileChunks(path), { file: path });
   }
-  checkers.operations ??= loadOperationsEngine();
-  return (await checkers.operations).auditBytes(readFileChunks(path));
 }
