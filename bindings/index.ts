@@ -1,18 +1,12 @@
 /**
  * The bindings' entry: `loadEngine` gives the WebAssembly engine of a model — the `dag` engine by
- * default, `{ model: "operations" }` or `{ model: "executive" }` for the others.
+ * default, `{ model: "operations" }` or `{ model: "executive" }` for the others. Another model's
+ * bindings are imported when asked for, so a page that loads this file without a bundler, for the
+ * dag engine, fetches only the dag's modules (the executive's import a package, `immutable`).
  */
 import { type LoadEngineOptions, loadEngine as loadDagEngine, type WasmEngine } from "./engine.js";
-import {
-  type LoadExecutiveEngineOptions,
-  loadExecutiveEngine,
-  type WasmExecutiveEngine,
-} from "./executive/index.js";
-import {
-  type LoadOperationsEngineOptions,
-  loadOperationsEngine,
-  type WasmOperationsEngine,
-} from "./operations/index.js";
+import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
+import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
 
 export type { AuditBytesOptions, Engine, EngineName, JournalBytes } from "../src/engine.js";
 export type { LoadEngineOptions, WasmEngine } from "./engine.js";
@@ -40,7 +34,7 @@ export function loadEngine(
 export function loadEngine(
   options?: LoadEngineOptions & { readonly model?: "dag" },
 ): Promise<WasmEngine>;
-export function loadEngine(
+export async function loadEngine(
   options: (LoadEngineOptions | LoadOperationsEngineOptions | LoadExecutiveEngineOptions) & {
     readonly model?: "dag" | "operations" | "executive";
   } = {},
@@ -48,9 +42,9 @@ export function loadEngine(
   const { model = "dag", ...rest } = options;
   switch (model) {
     case "executive":
-      return loadExecutiveEngine(rest);
+      return (await import("./executive/index.js")).loadExecutiveEngine(rest);
     case "operations":
-      return loadOperationsEngine(rest);
+      return (await import("./operations/index.js")).loadOperationsEngine(rest);
     case "dag":
       return loadDagEngine(rest);
   }

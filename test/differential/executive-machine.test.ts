@@ -77,7 +77,7 @@ describe.each(FLAVOURS.map((flavour, i) => [flavour, i] as const))(
         }),
         { numRuns: 250 },
       );
-      expect(steps).toBeGreaterThan(900);
+      expect(steps).toBeGreaterThan(600); // the vacuity guard: most runs get past their spec and step on
     });
   },
 );
