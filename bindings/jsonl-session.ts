@@ -7,7 +7,7 @@
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
 
-import { Sha256 } from "../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -59,7 +59,7 @@ export class JsonlSession implements JournalAuditor {
   ) {
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++host.journalGeneration;
-    this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
+    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
   }
 
   write(chunk: Uint8Array): void {
@@ -81,7 +81,7 @@ export class JsonlSession implements JournalAuditor {
     if (this.prefix === null)
       throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
     if (this.held !== null || this.dag === null) {
-      return encodeSnapshot(emptyBody(this.given?.dag ?? null, new Sha256().hex()));
+      return encodeSnapshot(emptyBody(this.given?.dag ?? null, sha256().hex()));
     }
     return encodeSnapshot(captureBody(this.host, this.dag, this.prefix));
   }

@@ -3,7 +3,7 @@
  * complete lines so far) and when it is read again to resume (`PrefixVerifier`, its first bytes).
  * Every model's sessions use both.
  */
-import { Sha256 } from "../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { JournalError } from "../src/journal/errors.js";
 
 /**
@@ -38,7 +38,7 @@ export class PrefixHash {
 
 /** Hashes the first `bytes` of a stream and hands back what follows. */
 class PrefixVerifier {
-  readonly hash = new Sha256();
+  readonly hash = sha256();
   seen = 0;
 
   constructor(private readonly bytes: number) {}

@@ -15,7 +15,7 @@
  * means a new version.
  */
 
-import { Sha256 } from "../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
 
@@ -71,7 +71,7 @@ export interface DagSnapshotBody extends SnapshotPrefix {
 
 export function encodeSnapshot(body: SnapshotBody): Uint8Array {
   const json = JSON.stringify(body);
-  const digest = new Sha256().update(new TextEncoder().encode(json)).hex();
+  const digest = sha256().update(new TextEncoder().encode(json)).hex();
   return new TextEncoder().encode(`${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${digest}\n${json}`);
 }
 
@@ -99,7 +99,7 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   if (secondBreak < 0) throw refuse("it is truncated");
   const digest = text.slice(firstBreak + 1, secondBreak);
   const json = text.slice(secondBreak + 1);
-  if (new Sha256().update(new TextEncoder().encode(json)).hex() !== digest) {
+  if (sha256().update(new TextEncoder().encode(json)).hex() !== digest) {
     throw refuse("its checksum does not match its content: it was truncated or edited");
   }
   let body: unknown;
@@ -115,18 +115,57 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   return body as SnapshotBody;
 }
 
+const BASE64_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const DIGIT_CODES = new TextEncoder().encode(BASE64_DIGITS);
+const DIGIT_VALUES = new Int16Array(128).fill(-1);
+for (const [value, code] of DIGIT_CODES.entries()) DIGIT_VALUES[code] = value;
+const PAD = 0x3d; // "="
+
+/**
+ * Base64 (RFC 4648, padded) in one pass over typed arrays: a snapshot of a large DAG is tens of
+ * megabytes, and `btoa` over a string built from char codes ran at a few MB/s.
+ */
 export function toBase64(bytes: Uint8Array): string {
-  let binary = "";
-  for (let at = 0; at < bytes.length; at += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + 0x8000));
+  const out = new Uint8Array(4 * Math.ceil(bytes.length / 3));
+  let at = 0;
+  let i = 0;
+  for (; i + 3 <= bytes.length; i += 3) {
+    const word =
+      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out[at++] = DIGIT_CODES[word >> 18] as number;
+    out[at++] = DIGIT_CODES[(word >> 12) & 63] as number;
+    out[at++] = DIGIT_CODES[(word >> 6) & 63] as number;
+    out[at++] = DIGIT_CODES[word & 63] as number;
   }
-  return btoa(binary);
+  const left = bytes.length - i;
+  if (left > 0) {
+    const word = ((bytes[i] as number) << 16) | (left === 2 ? (bytes[i + 1] as number) << 8 : 0);
+    out[at++] = DIGIT_CODES[word >> 18] as number;
+    out[at++] = DIGIT_CODES[(word >> 12) & 63] as number;
+    out[at++] = left === 2 ? (DIGIT_CODES[(word >> 6) & 63] as number) : PAD;
+    out[at++] = PAD;
+  }
+  return new TextDecoder().decode(out);
 }
 
+/** The bytes of padded base64; a character outside the alphabet or a wrong length is an error. */
 export function fromBase64(text: string): Uint8Array {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  if (text.length % 4 !== 0) throw new Error("base64 of a length that is not a multiple of 4");
+  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
+  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
+  let at = 0;
+  for (let i = 0; i < text.length; i += 4) {
+    let word = 0;
+    for (let j = 0; j < 4; j++) {
+      const code = text.charCodeAt(i + j);
+      const value = code === PAD && i + j >= text.length - padding ? 0 : (DIGIT_VALUES[code] ?? -1);
+      if (value < 0) throw new Error("a character that is not base64");
+      word = (word << 6) | value;
+    }
+    bytes[at++] = word >> 16;
+    if (at < bytes.length) bytes[at++] = (word >> 8) & 255;
+    if (at < bytes.length) bytes[at++] = word & 255;
+  }
   return bytes;
 }
 

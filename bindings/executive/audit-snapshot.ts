@@ -71,7 +71,12 @@ export function restoreAuditState(
     state.depth === run.budget.depth &&
     Object.entries(root.limits).every(([limit, value]) => run.budget[limit as never] === value);
   if (!sameRun) return "its machine state is of another spec or budget than the journal's header";
-  const block = fromBase64(saved.report);
+  let block: Uint8Array;
+  try {
+    block = fromBase64(saved.report);
+  } catch {
+    return "its report is not base64";
+  }
   const problem = reportProblem(kernel, run, block, saved.recorded);
   if (problem !== null) return `its report ${problem}`;
   writeWorkingState(kernel, run, state);

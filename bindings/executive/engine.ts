@@ -9,7 +9,7 @@
  * budget — is complete, so the spec can be loaded before the kernel starts; the last header's
  * spec stays loaded, so a fleet's journals of one spec load it once.
  */
-import { Sha256 } from "../../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../../src/digest/sha256.js";
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
 import type { ExecutiveEngine } from "../../src/executive-engine.js";
 import { executiveRunOf } from "../../src/executive-engine.js";
@@ -162,7 +162,7 @@ class Session implements ExecutiveJournalAuditor {
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
-    this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
+    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
   }
 
   snapshot(): Uint8Array {
@@ -174,7 +174,7 @@ class Session implements ExecutiveJournalAuditor {
         model: "executive",
         started: false,
         headerPending: false,
-        prefix: { bytes: 0, nextLine: 1, sha256: new Sha256().hex() },
+        prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
         header: "",
         machine: "",
         report: "",

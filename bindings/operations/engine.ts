@@ -10,7 +10,7 @@
  * snapshot covers.
  */
 
-import { Sha256 } from "../../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../../src/digest/sha256.js";
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
@@ -157,7 +157,7 @@ class Session implements OperationsJournalAuditor {
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
-    this.prefix = options.snapshots ? new PrefixHash(new Sha256(), 0) : null;
+    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
   }
 
   write(chunk: Uint8Array): void {
@@ -183,7 +183,7 @@ class Session implements OperationsJournalAuditor {
         model: "operations",
         started: false,
         headerPending: false,
-        prefix: { bytes: 0, nextLine: 1, sha256: new Sha256().hex() },
+        prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
         state: "",
       });
     }

@@ -2,14 +2,14 @@ import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hmacSha256Hex } from "../../src/digest/hmac-sha256.js";
-import { Sha256 } from "../../src/digest/sha256.js";
+import { PortableSha256, sha256 } from "../../src/digest/sha256.js";
 
 describe("Sha256", () => {
   it("gives the FIPS 180-4 digests of the standard messages", () => {
-    expect(new Sha256().hex()).toBe(
+    expect(new PortableSha256().hex()).toBe(
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
     );
-    expect(new Sha256().update(new TextEncoder().encode("abc")).hex()).toBe(
+    expect(new PortableSha256().update(new TextEncoder().encode("abc")).hex()).toBe(
       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
   });
@@ -20,7 +20,7 @@ describe("Sha256", () => {
         fc.uint8Array({ maxLength: 700 }),
         fc.array(fc.nat(200), { maxLength: 8 }),
         (bytes, cuts) => {
-          const hash = new Sha256();
+          const hash = new PortableSha256();
           let at = 0;
           for (const cut of cuts) {
             hash.update(bytes.subarray(at, Math.min(bytes.length, at + cut)));
@@ -31,6 +31,21 @@ describe("Sha256", () => {
         },
       ),
       { numRuns: 500 },
+    );
+  });
+});
+
+describe("sha256()", () => {
+  it("is Node's native hash here, and agrees with the portable one, copies included", () => {
+    expect(sha256()).not.toBeInstanceOf(PortableSha256);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.uint8Array({ maxLength: 300 }), (a, b) => {
+        const native = sha256().update(a);
+        const portable = new PortableSha256().update(a);
+        expect(native.copy().hex()).toBe(portable.copy().hex());
+        expect(native.update(b).hex()).toBe(portable.update(b).hex());
+      }),
+      { numRuns: 200 },
     );
   });
 });

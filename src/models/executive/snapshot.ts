@@ -7,7 +7,7 @@
  */
 import { List } from "immutable";
 import { hmacSha256Hex } from "../../digest/hmac-sha256.js";
-import { Sha256 } from "../../digest/sha256.js";
+import { type Sha256, sha256 } from "../../digest/sha256.js";
 import { DETAIL_BYTES_MAX } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
 import {
@@ -54,7 +54,7 @@ function keyBytes(key: SnapshotKey | undefined): Uint8Array | undefined {
 }
 
 function digestOf(body: Uint8Array, key: Uint8Array | undefined): string {
-  return key === undefined ? new Sha256().update(body).hex() : hmacSha256Hex(key, body);
+  return key === undefined ? sha256().update(body).hex() : hmacSha256Hex(key, body);
 }
 
 /** The state's canonical JSON: the snapshot body, key for key in the documented order. */

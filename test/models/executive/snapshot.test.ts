@@ -5,7 +5,7 @@
  * key, a bumped version, a truncation — and model-shaped text that stays data.
  */
 import { describe, expect, it } from "vitest";
-import { Sha256 } from "../../../src/digest/sha256.js";
+import { type Sha256, sha256 } from "../../../src/digest/sha256.js";
 import {
   createExecutive,
   type ExecutiveState,
@@ -57,7 +57,7 @@ const bytesOf = (s: string) => new TextEncoder().encode(s);
 
 /** The snapshot with its body replaced, the checksum recomputed. */
 function withBody(body: string): Uint8Array {
-  return bytesOf(`statefold-executive 1\n${new Sha256().update(bytesOf(body)).hex()}\n${body}`);
+  return bytesOf(`statefold-executive 1\n${sha256().update(bytesOf(body)).hex()}\n${body}`);
 }
 
 function bodyOf(state: ExecutiveState): string {
@@ -70,7 +70,7 @@ describe("executive snapshots", () => {
     const [head, digest, ...rest] = text(machine.snapshot(state)).split("\n");
     const body = rest.join("\n");
     expect(head).toBe("statefold-executive 1");
-    expect(digest).toBe(new Sha256().update(bytesOf(body)).hex());
+    expect(digest).toBe(sha256().update(bytesOf(body)).hex());
     expect(body).toBe(
       '{"version":1,"spec":{"task":"t","plan":{"steps":[{"id":"a","deps":[],"effect":"tool"},{"id":"s","deps":["a"],"plan":{"steps":[{"id":"x","deps":[],"effect":"model"}]},"budget":{"steps":9}}]},"checkpointEvery":5},"depth":3,"status":"running","failure":null,"seq":2,"now":2,"frames":[{"id":null,"limits":{"steps":100,"modelCalls":10,"toolCalls":10,"contextOps":10,"retries":5,"outputBytes":10000,"deadline":1000000},"used":{"steps":2,"modelCalls":1,"toolCalls":1,"contextOps":0,"retries":0,"outputBytes":3},"done":["a"]},{"id":"s","limits":{"steps":9,"modelCalls":10,"toolCalls":9,"contextOps":10,"retries":5,"outputBytes":9997,"deadline":1000000},"used":{"steps":0,"modelCalls":1,"toolCalls":0,"contextOps":0,"retries":0,"outputBytes":0},"done":[]}],"outstanding":{"tag":"execute","seq":2,"path":["s","x"],"effect":"model","attempt":1},"sinceCheckpoint":1,"lastDetail":"d"}',
     );
