@@ -15,7 +15,7 @@
  * means a new version.
  */
 
-import { type Sha256, sha256 } from "../src/digest/sha256.js";
+import { sha256 } from "../src/digest/sha256.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
 

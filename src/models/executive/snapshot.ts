@@ -7,7 +7,7 @@
  */
 import { List } from "immutable";
 import { hmacSha256Hex } from "../../digest/hmac-sha256.js";
-import { type Sha256, sha256 } from "../../digest/sha256.js";
+import { sha256 } from "../../digest/sha256.js";
 import { DETAIL_BYTES_MAX } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
 import {

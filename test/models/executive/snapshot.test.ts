@@ -5,7 +5,7 @@
  * key, a bumped version, a truncation — and model-shaped text that stays data.
  */
 import { describe, expect, it } from "vitest";
-import { type Sha256, sha256 } from "../../../src/digest/sha256.js";
+import { sha256 } from "../../../src/digest/sha256.js";
 import {
   createExecutive,
   type ExecutiveState,
