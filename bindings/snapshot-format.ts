@@ -27,7 +27,7 @@ export const SNAPSHOT_MAGIC = "statefold-snapshot";
 export const SNAPSHOT_VERSION = 3;
 
 /** What every body holds: how far the journal was read, and the hash of what was. */
-interface SnapshotPrefix {
+export interface SnapshotPrefix {
   /** Whether the first line was resolved (header or not) and the kernel started. */
   readonly started: boolean;
   readonly headerPending: boolean;

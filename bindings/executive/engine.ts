@@ -5,29 +5,27 @@
  * bytes. The machine and the audits share one kernel instance; an audit takes the kernel over,
  * and the machine's states are replayed into it again when they are next used.
  *
- * Bytes are held back until the first non-blank line — the header, with the run's spec and
- * budget — is complete, so the spec can be loaded before the kernel starts; the last header's
- * spec stays loaded, so a fleet's journals of one spec load it once.
+ * The streaming, the prefix hash and resuming are every streamed model's (../streamed-session.ts):
+ * the first line, the header with the run's spec and budget, is read before the kernel starts,
+ * and the last header's spec stays loaded, so a fleet's journals of one spec load it once.
  */
-import { type Sha256, sha256 } from "../../src/digest/sha256.js";
-import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
+import { chunksOf, type JournalBytes } from "../../src/engine.js";
 import type { ExecutiveEngine } from "../../src/executive-engine.js";
 import { executiveRunOf } from "../../src/executive-engine.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
-import { FirstLineHold } from "../../src/journal/first-line.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { sameBytes } from "../bytes.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
-import { PrefixHash, resumeAfterPrefix } from "../prefix-hash.js";
+import type { ExecutiveSnapshotBody } from "../snapshot-format.js";
 import {
-  decodeSnapshot,
-  type ExecutiveSnapshotBody,
-  encodeSnapshot,
-  snapshotOfModel,
-} from "../snapshot-format.js";
+  type SessionOwner,
+  type StreamedAuditor,
+  StreamedSession,
+  type StreamedSessionOptions,
+} from "../streamed-session.js";
 import { auditState, restoreAuditState } from "./audit-snapshot.js";
 import { type ExecutiveKernelExports, instantiateExecutiveKernel } from "./kernel.js";
 import { createKernelExecutive, type KernelOwner, type KernelState, loadRun } from "./machine.js";
@@ -48,21 +46,9 @@ export interface ExecutiveAuditOptions {
   readonly file?: string;
 }
 
-export interface ExecutiveAuditorOptions extends ExecutiveAuditOptions {
-  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
-  readonly snapshots?: boolean;
-  /** Names the snapshot in errors about it. */
-  readonly snapshotFile?: string;
-}
+export type ExecutiveAuditorOptions = StreamedSessionOptions;
 
-export interface ExecutiveJournalAuditor {
-  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
-  write(chunk: Uint8Array): void;
-  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
-  finish(): ExecutiveReport;
-  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
-  snapshot(): Uint8Array;
-}
+export type ExecutiveJournalAuditor = StreamedAuditor<ExecutiveReport>;
 
 export interface WasmExecutiveEngine extends ExecutiveEngine {
   readonly name: "wasm";
@@ -85,8 +71,6 @@ export interface WasmExecutiveEngine extends ExecutiveEngine {
 }
 
 const PAGE_BYTES = 65536;
-const LIMIT_NONE = 0;
-const LIMIT_LINE_LENGTH = 2;
 
 export async function loadExecutiveEngine(
   options: LoadExecutiveEngineOptions = {},
@@ -99,9 +83,8 @@ export async function loadExecutiveEngine(
   return new ExecutiveKernelEngine(kernel, flavour);
 }
 
-/** The kernel's owner, and which journal holds it: a session started since makes older ones stale. */
-interface JournalOwner extends KernelOwner {
-  generation: number;
+/** The kernel's owner: the machine's working state, which journal holds it, the last header's spec. */
+interface JournalOwner extends KernelOwner, SessionOwner<ExecutiveKernelExports> {
   lastHeader: { readonly line: Uint8Array; readonly run: PackedSpec } | null;
 }
 
@@ -136,7 +119,7 @@ class ExecutiveKernelEngine implements WasmExecutiveEngine {
     journal: JournalBytes,
     options: ExecutiveAuditorOptions = {},
   ): Promise<ExecutiveJournalAuditor> {
-    return Session.resume(this.owner, snapshot, chunksOf(journal), options);
+    return new Session(this.owner, options).resumeFrom(snapshot, chunksOf(journal), options);
   }
 
   memoryBytes(): number {
@@ -144,91 +127,38 @@ class ExecutiveKernelEngine implements WasmExecutiveEngine {
   }
 }
 
-class Session implements ExecutiveJournalAuditor {
-  private readonly kernel: ExecutiveKernelExports;
-  private readonly file: string;
-  private readonly generation: number;
-  /** The first chunks, until the header line is complete; null once the kernel has started. */
-  private held: FirstLineHold | null = new FirstLineHold();
+class Session
+  extends StreamedSession<ExecutiveKernelExports, ExecutiveReport, ExecutiveSnapshotBody>
+  implements ExecutiveJournalAuditor
+{
+  protected readonly model = "executive";
+  protected readonly memoryMessage =
+    "the WebAssembly memory cannot grow any further: the journal's spec and its listed mismatches do not fit";
   private run: PackedSpec | null = null;
   /** The header line, as a snapshot keeps it. */
   private header = "";
-  private prefix: PrefixHash | null;
 
   constructor(
-    private readonly owner: JournalOwner,
+    private readonly journals: JournalOwner,
     options: ExecutiveAuditorOptions,
   ) {
-    this.kernel = owner.kernel;
-    this.file = options.file ?? UNNAMED_JOURNAL;
-    this.generation = ++owner.generation;
-    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
+    super(journals, options);
   }
 
-  snapshot(): Uint8Array {
-    this.assertCurrent();
-    if (this.prefix === null)
-      throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
-    if (this.held !== null) {
-      return encodeSnapshot({
-        model: "executive",
-        started: false,
-        headerPending: false,
-        prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
-        header: "",
-        machine: "",
-        report: "",
-        recorded: [],
-      });
-    }
-    return encodeSnapshot({
-      model: "executive",
-      started: true,
-      headerPending: this.kernel.isHeaderPending() !== 0,
-      prefix: {
-        bytes: this.kernel.prefixBytes(),
-        nextLine: this.kernel.prefixLineNumber(),
-        sha256: this.prefix.hash.copy().hex(),
-      },
-      header: this.header,
-      ...auditState(this.kernel, this.run as PackedSpec),
-    });
+  protected begin(firstLine: Uint8Array): void {
+    this.useHeader(firstLine);
+    this.check(this.kernel.beginJsonl(1));
   }
 
-  /**
-   * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
-   * snapshot says; only the bytes after them are audited.
-   */
-  static async resume(
-    owner: JournalOwner,
-    snapshot: Uint8Array,
-    chunks: AsyncIterable<Uint8Array>,
-    options: ExecutiveAuditorOptions,
-  ): Promise<Session> {
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const snapshotFile = options.snapshotFile ?? file;
-    const body = snapshotOfModel(decodeSnapshot(snapshot, snapshotFile), "executive", snapshotFile);
-    const session = new Session(owner, options);
-    await resumeAfterPrefix(
-      body.prefix.bytes,
-      chunks,
-      file,
-      (prefixHash) => session.restore(body, prefixHash, snapshotFile),
-      (chunk) => session.write(chunk),
-    );
-    return session;
+  protected emptyStateFields() {
+    return { header: "", machine: "", report: "", recorded: [] };
   }
 
-  private restore(body: ExecutiveSnapshotBody, prefixHash: Sha256, snapshotFile: string): void {
-    if (prefixHash.copy().hex() !== body.prefix.sha256) {
-      throw new JournalError(
-        this.file,
-        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
-      );
-    }
-    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
-    if (!body.started) return; // nothing was audited yet: audit from the start
-    this.held = null;
+  protected stateFields() {
+    return { header: this.header, ...auditState(this.kernel, this.run as PackedSpec) };
+  }
+
+  protected restoreState(body: ExecutiveSnapshotBody, snapshotFile: string): void {
     try {
       this.useHeader(new TextEncoder().encode(body.header));
     } catch (error) {
@@ -243,34 +173,15 @@ class Session implements ExecutiveJournalAuditor {
     if (refusal !== null) {
       throw new JournalError(snapshotFile, `refusing the snapshot: ${refusal}`);
     }
-    this.kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
   }
 
-  write(chunk: Uint8Array): void {
-    this.assertCurrent();
-    if (this.held === null) this.feed(chunk);
-    else if (this.held.hold(chunk)) this.start(this.held);
-  }
-
-  finish(): ExecutiveReport {
-    this.assertCurrent();
-    if (this.held !== null) this.start(this.held);
-    this.check(this.kernel.finishJsonl());
-    this.owner.generation += 1;
+  protected readReport(): ExecutiveReport {
     return readExecutiveReport(this.kernel, this.run as PackedSpec);
-  }
-
-  /** The header line is complete (or the input ended): load its spec, start, feed what was held. */
-  private start(held: FirstLineHold): void {
-    this.held = null;
-    this.useHeader(held.firstLine());
-    this.check(this.kernel.beginJsonl(1));
-    for (const chunk of held.chunks) this.feed(chunk);
   }
 
   /** Reads the header line's spec and budget (the last header's stay packed) and loads them. */
   private useHeader(firstLine: Uint8Array): void {
-    const last = this.owner.lastHeader;
+    const last = this.journals.lastHeader;
     let run: PackedSpec;
     if (last !== null && sameBytes(last.line, firstLine)) {
       run = last.run;
@@ -281,47 +192,12 @@ class Session implements ExecutiveJournalAuditor {
       }
       const { spec, budget } = executiveRunOf(header, this.file);
       run = packSpec(spec, budget);
-      this.owner.lastHeader = { line: firstLine.slice(), run };
+      this.journals.lastHeader = { line: firstLine.slice(), run };
     }
     this.run = run;
     this.header = new TextDecoder().decode(firstLine);
     // The audit takes the kernel's working state: the machine replays its states into it later.
-    loadRun(this.owner, run);
-    this.owner.head = null;
-  }
-
-  private assertCurrent(): void {
-    if (this.owner.generation !== this.generation) {
-      throw new Error(
-        "statefold: this auditor is finished, or its engine has started another journal since",
-      );
-    }
-  }
-
-  private feed(bytes: Uint8Array): void {
-    for (let at = 0; at < bytes.length; ) {
-      const length = Math.min(this.kernel.writeCapacity(), bytes.length - at);
-      new Uint8Array(this.kernel.memory.buffer, this.kernel.writePointer(), length).set(
-        bytes.subarray(at, at + length),
-      );
-      at += length;
-      this.check(this.kernel.consume(length));
-    }
-    this.prefix?.advance(bytes, this.kernel.prefixBytes());
-  }
-
-  private check(limit: number): void {
-    if (limit === LIMIT_NONE) return;
-    const view = new DataView(this.kernel.memory.buffer);
-    const base = this.kernel.reportPointer();
-    const line = view.getFloat64(base + (this.kernel.REPORT_LIMIT_LINE.value as number), true);
-    const lineBytesMax = (this.kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
-    throw new JournalError(
-      this.file,
-      limit === LIMIT_LINE_LENGTH
-        ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
-        : "the WebAssembly memory cannot grow any further: the journal's spec and its listed mismatches do not fit",
-      line > 0 ? line : undefined,
-    );
+    loadRun(this.journals, run);
+    this.journals.head = null;
   }
 }

@@ -1,0 +1,227 @@
+/**
+ * A journal streamed through a model's kernel, chunk by chunk: what the `operations` and
+ * `executive` engines' auditors share. Bytes are held back until the first non-blank line is
+ * complete, so the model can tell its header before the kernel starts; then every chunk is
+ * copied into the kernel's line buffer as room allows. With snapshots on, the session also
+ * hashes the journal's complete lines — the prefix a snapshot covers — and can take a snapshot
+ * of the kernel's state, or continue from one. A model's session says how it starts, what its
+ * snapshot body holds and how it is restored, and how its report is read.
+ */
+import { type Sha256, sha256 } from "../src/digest/sha256.js";
+import { UNNAMED_JOURNAL } from "../src/engine.js";
+import { JournalError } from "../src/journal/errors.js";
+import { FirstLineHold } from "../src/journal/first-line.js";
+import { PrefixHash, resumeAfterPrefix } from "./prefix-hash.js";
+import {
+  decodeSnapshot,
+  encodeSnapshot,
+  type SnapshotBody,
+  type SnapshotPrefix,
+  snapshotOfModel,
+} from "./snapshot-format.js";
+
+/** What a model's kernel exports for a streamed JSONL journal (assembly/jsonl.ts and its audit). */
+export interface StreamingKernel {
+  readonly memory: WebAssembly.Memory;
+  writePointer(): number;
+  writeCapacity(): number;
+  consume(length: number): number;
+  finishJsonl(): number;
+  reportPointer(): number;
+  prefixBytes(): number;
+  prefixLineNumber(): number;
+  isHeaderPending(): number;
+  resumeJsonlAt(offset: number, line: number, header: number): void;
+  readonly LINE_BYTES_MAX: WebAssembly.Global;
+  readonly REPORT_LIMIT_LINE: WebAssembly.Global;
+}
+
+/** The kernel, and which journal holds it: a session started since makes older ones stale. */
+export interface SessionOwner<K extends StreamingKernel> {
+  readonly kernel: K;
+  generation: number;
+}
+
+export interface StreamedSessionOptions {
+  /** Names the journal in errors. */
+  readonly file?: string;
+  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
+  readonly snapshots?: boolean;
+  /** Names the snapshot in errors about it. */
+  readonly snapshotFile?: string;
+}
+
+/** A journal as a stream its caller writes to. */
+export interface StreamedAuditor<Report> {
+  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
+  write(chunk: Uint8Array): void;
+  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
+  finish(): Report;
+  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
+  snapshot(): Uint8Array;
+}
+
+/** What the kernel's limit codes are (assembly/jsonl.ts, Limit). */
+const LIMIT_NONE = 0;
+const LIMIT_LINE_LENGTH = 2;
+
+export abstract class StreamedSession<
+  K extends StreamingKernel,
+  Report,
+  Body extends SnapshotBody,
+> {
+  protected readonly kernel: K;
+  protected readonly file: string;
+  private readonly generation: number;
+  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  private held: FirstLineHold | null = new FirstLineHold();
+  private prefix: PrefixHash | null;
+
+  constructor(
+    private readonly owner: SessionOwner<K>,
+    options: StreamedSessionOptions,
+  ) {
+    this.kernel = owner.kernel;
+    this.file = options.file ?? UNNAMED_JOURNAL;
+    this.generation = ++owner.generation;
+    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
+  }
+
+  /** The model the session audits, as its snapshot bodies name it. */
+  protected abstract readonly model: Body["model"];
+  /** The first non-blank line (or all the input, when it ended first): tell the header, begin the kernel's journal. */
+  protected abstract begin(firstLine: Uint8Array): void;
+  /** The kernel's state over the complete lines, as the body's model-specific fields. */
+  protected abstract stateFields(): Omit<Body, keyof SnapshotPrefix | "model">;
+  /** The model-specific fields of a body taken before the kernel started. */
+  protected abstract emptyStateFields(): Omit<Body, keyof SnapshotPrefix | "model">;
+  /** Begins the kernel's journal from a snapshot's state (the prefix already checked). */
+  protected abstract restoreState(body: Body, snapshotFile: string): void;
+  protected abstract readReport(): Report;
+  /** What a journal that outgrows the module's memory is told. */
+  protected abstract readonly memoryMessage: string;
+
+  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
+  write(chunk: Uint8Array): void {
+    this.assertCurrent();
+    if (this.held === null) this.feed(chunk);
+    else if (this.held.hold(chunk)) this.start(this.held);
+  }
+
+  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
+  finish(): Report {
+    this.assertCurrent();
+    if (this.held !== null) this.start(this.held);
+    this.check(this.kernel.finishJsonl());
+    this.owner.generation += 1; // the report is read; the kernel is free for the next journal
+    return this.readReport();
+  }
+
+  /** The state over the journal's complete lines so far, to resume from once more is appended. */
+  snapshot(): Uint8Array {
+    this.assertCurrent();
+    if (this.prefix === null)
+      throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
+    if (this.held !== null) {
+      return encodeSnapshot({
+        model: this.model,
+        started: false,
+        headerPending: false,
+        prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
+        ...this.emptyStateFields(),
+      } as Body);
+    }
+    return encodeSnapshot({
+      model: this.model,
+      started: true,
+      headerPending: this.kernel.isHeaderPending() !== 0,
+      prefix: {
+        bytes: this.kernel.prefixBytes(),
+        nextLine: this.kernel.prefixLineNumber(),
+        sha256: this.prefix.hash.copy().hex(),
+      },
+      ...this.stateFields(),
+    } as Body);
+  }
+
+  /**
+   * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
+   * snapshot says; only the bytes after them are audited.
+   */
+  async resumeFrom(
+    snapshot: Uint8Array,
+    chunks: AsyncIterable<Uint8Array>,
+    options: StreamedSessionOptions,
+  ): Promise<this> {
+    const snapshotFile = options.snapshotFile ?? this.file;
+    const body = snapshotOfModel(
+      decodeSnapshot(snapshot, snapshotFile),
+      this.model,
+      snapshotFile,
+    ) as unknown as Body; // the body of this session's model
+    await resumeAfterPrefix(
+      body.prefix.bytes,
+      chunks,
+      this.file,
+      (prefixHash) => this.restore(body, prefixHash, snapshotFile),
+      (chunk) => this.write(chunk),
+    );
+    return this;
+  }
+
+  private restore(body: Body, prefixHash: Sha256, snapshotFile: string): void {
+    if (prefixHash.copy().hex() !== body.prefix.sha256) {
+      throw new JournalError(
+        this.file,
+        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
+      );
+    }
+    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    if (!body.started) return; // nothing was audited yet: audit from the start
+    this.held = null;
+    this.restoreState(body, snapshotFile);
+    this.kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
+  }
+
+  private start(held: FirstLineHold): void {
+    this.held = null;
+    this.begin(held.firstLine());
+    for (const chunk of held.chunks) this.feed(chunk);
+  }
+
+  private assertCurrent(): void {
+    if (this.owner.generation !== this.generation) {
+      throw new Error(
+        "statefold: this auditor is finished, or its engine has started another journal since",
+      );
+    }
+  }
+
+  private feed(bytes: Uint8Array): void {
+    for (let at = 0; at < bytes.length; ) {
+      const length = Math.min(this.kernel.writeCapacity(), bytes.length - at);
+      new Uint8Array(this.kernel.memory.buffer, this.kernel.writePointer(), length).set(
+        bytes.subarray(at, at + length),
+      );
+      at += length;
+      this.check(this.kernel.consume(length));
+    }
+    this.prefix?.advance(bytes, this.kernel.prefixBytes());
+  }
+
+  /** Turns a kernel's limit code into an error naming the journal and its line. */
+  protected check(limit: number): void {
+    if (limit === LIMIT_NONE) return;
+    const view = new DataView(this.kernel.memory.buffer);
+    const at = this.kernel.reportPointer() + (this.kernel.REPORT_LIMIT_LINE.value as number);
+    const line = view.getFloat64(at, true);
+    const lineBytesMax = (this.kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
+    throw new JournalError(
+      this.file,
+      limit === LIMIT_LINE_LENGTH
+        ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
+        : this.memoryMessage,
+      line > 0 ? line : undefined,
+    );
+  }
+}
