@@ -3,9 +3,10 @@
  * `WebAssembly.instantiate` as the other models' kernels (../kernel.ts), another module.
  */
 import { instantiateKernel, type KernelFlavour, type KernelSource } from "../kernel.js";
+import type { StreamingKernel } from "../streamed-session.js";
 
-export interface ExecutiveKernelExports {
-  readonly memory: WebAssembly.Memory;
+/** Beside what every streamed kernel exports (../streamed-session.ts). */
+export interface ExecutiveKernelExports extends StreamingKernel {
   limitMemory(pages: number): void;
   specRoom(bytes: number): number;
   loadSpec(): number;
@@ -47,19 +48,9 @@ export interface ExecutiveKernelExports {
   loadRoom(): number;
   loadState(length: number): void;
   beginJsonl(skipHeader: number): number;
-  writePointer(): number;
-  writeCapacity(): number;
-  consume(length: number): number;
-  finishJsonl(): number;
-  reportPointer(): number;
   restoreReport(from: number): void;
   recordedRoom(listed: number, length: number): number;
-  prefixBytes(): number;
-  prefixLineNumber(): number;
-  isHeaderPending(): number;
-  resumeJsonlAt(offset: number, line: number, header: number): void;
   readonly REPORT_BYTES: WebAssembly.Global;
-  readonly LINE_BYTES_MAX: WebAssembly.Global;
   readonly STATE_STATUS: WebAssembly.Global;
   readonly STATE_FAILURE_REASON: WebAssembly.Global;
   readonly STATE_FAILURE_BUDGET: WebAssembly.Global;
@@ -78,7 +69,6 @@ export interface ExecutiveKernelExports {
   readonly REPORT_INTEGRITY_LINE: WebAssembly.Global;
   readonly REPORT_INTEGRITY_PROBLEM: WebAssembly.Global;
   readonly REPORT_LIMIT: WebAssembly.Global;
-  readonly REPORT_LIMIT_LINE: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_LINE: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_OFFSET: WebAssembly.Global;
   readonly REPORT_DECISIONS_MATCH: WebAssembly.Global;

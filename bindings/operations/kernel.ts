@@ -3,26 +3,17 @@
  * `WebAssembly.instantiate` as the dag kernel's (../kernel.ts), another module.
  */
 import { instantiateKernel, type KernelFlavour, type KernelSource } from "../kernel.js";
+import type { StreamingKernel } from "../streamed-session.js";
 
-export interface OperationsKernelExports {
-  readonly memory: WebAssembly.Memory;
+/** Beside what every streamed kernel exports (../streamed-session.ts). */
+export interface OperationsKernelExports extends StreamingKernel {
   useHashKey(k0: bigint, k1: bigint): void;
   limitMemory(pages: number): void;
   beginJsonl(skipHeader: number): number;
-  writePointer(): number;
-  writeCapacity(): number;
-  consume(length: number): number;
-  finishJsonl(): number;
-  reportPointer(): number;
-  prefixBytes(): number;
-  prefixLineNumber(): number;
-  isHeaderPending(): number;
-  resumeJsonlAt(offset: number, line: number, header: number): void;
   snapshotState(): number;
   snapshotLength(): number;
   restoreRoom(bytes: number): number;
   restoreState(pointer: number, length: number): number;
-  readonly LINE_BYTES_MAX: WebAssembly.Global;
   readonly REPORT_BYTES: WebAssembly.Global;
   readonly REPORT_EVENTS: WebAssembly.Global;
   readonly REPORT_INTEGRITY_INDEX: WebAssembly.Global;
@@ -35,7 +26,6 @@ export interface OperationsKernelExports {
   readonly REPORT_INTEGRITY_KIND_POINTER: WebAssembly.Global;
   readonly REPORT_INTEGRITY_KIND_LENGTH: WebAssembly.Global;
   readonly REPORT_LIMIT: WebAssembly.Global;
-  readonly REPORT_LIMIT_LINE: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_LINE: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_OFFSET: WebAssembly.Global;
   readonly REPORT_ILLEGAL: WebAssembly.Global;
