@@ -6,6 +6,7 @@ import { JournalError } from "../journal/errors.js";
 import { auditCommand } from "./audit.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
 import { executiveCommand } from "./executive.js";
+import { exploreCommand } from "./explore.js";
 import { gateCommand } from "./gate.js";
 import { genCommand } from "./gen.js";
 import { layersCommand } from "./layers.js";
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   gateCommand,
   genCommand,
   executiveCommand,
+  exploreCommand,
 ];
 
 const HELP = `Usage: statefold <command> [options]

@@ -1,0 +1,152 @@
+/**
+ * The `dag` model as explore drives it (docs/explore.md): from every DAG of the configuration,
+ * all nodes queued, each of the eight public transitions with every argument — gate results
+ * `pass`, `fail` and `timeout`, discharge results `pass` and `fail`, and every set of the
+ * configuration's surface paths to widen by. A transition the model rejects is no step. On every
+ * step the event it logged must be legal and every invariant must hold (docs/models/dag.md); on
+ * every distinct state, the journal that reached it must be strictly conformant to the
+ * reference's audit and get the very same report from the WebAssembly engine.
+ */
+import type { Engine } from "../../engine.js";
+import { audit } from "../../models/dag/audit.js";
+import { type Dag, makeDag } from "../../models/dag/dag.js";
+import type { KnownEvent } from "../../models/dag/events.js";
+import { STEP_INVARIANTS } from "../../models/dag/invariants.js";
+import {
+  initialState,
+  loggedEvents,
+  type ModelState,
+  type NodeState,
+  surfacePaths,
+} from "../../models/dag/state.js";
+import {
+  DISCHARGE_RESULTS,
+  discharge,
+  dispatch,
+  escalate,
+  eventLegality,
+  GATE_RESULTS,
+  gateCheck,
+  land,
+  quarantine,
+  skip,
+  type TransitionResult,
+  widenSurface,
+} from "../../models/dag/transitions.js";
+import type { Subject } from "../explore.js";
+import { dagsUpTo } from "./dags.js";
+
+export interface DagConfiguration {
+  /** Every DAG of 1 to `nodes` nodes, up to isomorphism; or the one DAG given. */
+  readonly nodes: number;
+  readonly dag?: Dag;
+  /** Surface paths `p0` … to widen by. */
+  readonly paths: number;
+}
+
+type Transition = (state: ModelState, id: string) => TransitionResult;
+
+/** The transitions of a node, each with one argument, named as the evidence names them. */
+function transitionsOf(paths: number): readonly [string, Transition][] {
+  const pool = Array.from({ length: paths }, (_, i) => `p${i}`);
+  const surfaces = Array.from({ length: 2 ** paths }, (_, mask) =>
+    pool.filter((_, i) => (mask >> i) & 1),
+  );
+  return [
+    ["dispatch", dispatch],
+    ["land", land],
+    ...GATE_RESULTS.map((r): [string, Transition] => [
+      `gateCheck ${r}`,
+      (s, id) => gateCheck(s, id, r),
+    ]),
+    ["quarantine", quarantine],
+    ...DISCHARGE_RESULTS.map((r): [string, Transition] => [
+      `discharge ${r}`,
+      (s, id) => discharge(s, id, r),
+    ]),
+    ["skip", skip],
+    ["escalate", escalate],
+    ...surfaces.map((surface): [string, Transition] => [
+      `widenSurface [${surface.join(",")}]`,
+      (s, id) => widenSurface(s, id, surface),
+    ]),
+  ];
+}
+
+export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subject<ModelState> {
+  const transitions = transitionsOf(configuration.paths);
+  return {
+    *initialStates() {
+      const dags =
+        configuration.dag === undefined
+          ? dagsUpTo(configuration.nodes).map((nodes) => {
+              const made = makeDag(nodes);
+              if (!made.ok) throw new Error("statefold: an enumerated DAG was refused");
+              return made.dag;
+            })
+          : [configuration.dag];
+      for (const dag of dags) yield { name: shapeOf(dag), state: initialState(dag) };
+    },
+    *successors(state) {
+      for (const node of state.dag.nodes) {
+        for (const [name, transition] of transitions) {
+          const result = transition(state, node.id);
+          if (result.outcome === "ok") yield { action: `${name} ${node.id}`, state: result.state };
+        }
+      }
+    },
+    key: keyOf,
+    checkStep(before, after) {
+      const event = after.log?.event as KnownEvent;
+      const illegal = eventLegality(before, event);
+      if (illegal !== null) return `legality (${illegal})`;
+      for (const [name, invariant] of Object.entries(STEP_INVARIANTS)) {
+        const step = { index: 0, event, before, after };
+        const broken =
+          ("inStep" in invariant ? invariant.inStep(step) : null) ??
+          ("inState" in invariant ? invariant.inState(after) : null);
+        if (broken !== null) return name;
+      }
+      return null;
+    },
+    checkState(state) {
+      const events = loggedEvents(state);
+      const report = audit(state.dag, events);
+      if (!report.strictlyConformant) return "the reference's audit: not strictly conformant";
+      if (wasm === undefined) return null;
+      const other = wasm.audit(state.dag, events);
+      return JSON.stringify(other) === JSON.stringify(report)
+        ? null
+        : "engines differ: the WebAssembly engine's report is not the reference's";
+    },
+  };
+}
+
+/**
+ * A state's canonical key: every node's status, phase, deposit and surface (as a set), and
+ * whether a pass was logged for it — the one thing of the past a rule still reads
+ * (tamperEvident: a proven node needs a logged pass).
+ */
+function keyOf(state: ModelState): string {
+  const passed = new Set<string>();
+  for (let log = state.log; log !== null; log = log.earlier) {
+    const { kind, id, result } = log.event as KnownEvent & { result?: unknown };
+    if ((kind === "gate-checked" || kind === "discharged") && result === "pass") passed.add(id);
+  }
+  return state.nodes
+    .map((node, i) => `${nodeKey(node)}${passed.has(state.dag.nodes[i]?.id ?? "") ? "+" : ""}`)
+    .join(";");
+}
+
+function nodeKey(node: NodeState): string {
+  const deposit = node.deposit;
+  const held = deposit === null ? "-" : `${deposit.validation}/${deposit.mode}/${deposit.phase}`;
+  return `${node.status}/${node.phase}/${held}/${[...surfacePaths(node.surface)].sort().join(",")}`;
+}
+
+/** A DAG's shape, as the evidence names an initial state: `a; b<-a; c<-a,b`. */
+export function shapeOf(dag: Dag): string {
+  return dag.nodes
+    .map((node) => (node.deps.length === 0 ? node.id : `${node.id}<-${node.deps.join(",")}`))
+    .join("; ");
+}

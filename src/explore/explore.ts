@@ -1,0 +1,98 @@
+/**
+ * Bounded, exhaustive exploration of a model's state space (docs/explore.md): from each initial
+ * state, every sequence of the model's public actions up to `depth`, breadth first, each state
+ * deduplicated by its canonical encoding, and the model's own rules checked on every step taken.
+ * A model plugs in as a `Subject`: its initial states (one per configuration it explores), the
+ * actions it accepts from a state, the canonical key of a state, and the check of a step.
+ */
+
+/** A model as explore drives it. */
+export interface Subject<State> {
+  /** The initial states, each named (a DAG's shape, say). */
+  initialStates(): Iterable<{ readonly name: string; readonly state: State }>;
+  /** Every action the model accepts from `state`, with the state it leads to. */
+  successors(state: State): Iterable<{ readonly action: string; readonly state: State }>;
+  /** Equal for states that behave alike from here on (what the rules can still tell apart). */
+  key(state: State): string;
+  /** A rule the step from `before` to `after` breaks, or null. */
+  checkStep(before: State, after: State): string | null;
+  /** What is checked of every distinct state found (an engine difference, say), or null. */
+  checkState?(state: State): string | null;
+}
+
+export interface Finding<State> {
+  /** The initial state's name. */
+  readonly from: string;
+  readonly rule: string;
+  /** The state the finding is about (a step's end). */
+  readonly state: State;
+}
+
+export interface Exploration<State> {
+  readonly initialStates: number;
+  /** Every state reached, a state reached twice counted twice (the initial ones included). */
+  readonly states: number;
+  readonly distinctStates: number;
+  readonly transitions: number;
+  /** The longest action sequence that reached a new state. */
+  readonly depthReached: number;
+  readonly findings: readonly Finding<State>[];
+  readonly seconds: number;
+}
+
+/** How many findings are kept (all are counted by the caller's rules failing, the first kept). */
+const FINDINGS_KEPT = 100;
+
+export function explore<State>(
+  subject: Subject<State>,
+  depth: number,
+  onProgress?: (distinctStates: number) => void,
+): Exploration<State> {
+  const started = performance.now();
+  let initialStates = 0;
+  let states = 0;
+  let distinctStates = 0;
+  let transitions = 0;
+  let depthReached = 0;
+  const findings: Finding<State>[] = [];
+  const note = (from: string, rule: string | null, state: State) => {
+    if (rule !== null && findings.length < FINDINGS_KEPT) findings.push({ from, rule, state });
+  };
+  for (const { name, state } of subject.initialStates()) {
+    initialStates += 1;
+    states += 1;
+    // Keys are per initial state: two configurations' states never meet.
+    const seen = new Set<string>([subject.key(state)]);
+    distinctStates += 1;
+    note(name, subject.checkState?.(state) ?? null, state);
+    let frontier: State[] = [state];
+    for (let level = 1; level <= depth && frontier.length > 0; level++) {
+      const next: State[] = [];
+      for (const before of frontier) {
+        for (const { state: after } of subject.successors(before)) {
+          transitions += 1;
+          states += 1;
+          note(name, subject.checkStep(before, after), after);
+          const key = subject.key(after);
+          if (seen.has(key)) continue;
+          seen.add(key);
+          distinctStates += 1;
+          depthReached = Math.max(depthReached, level);
+          note(name, subject.checkState?.(after) ?? null, after);
+          next.push(after);
+        }
+      }
+      frontier = next;
+      onProgress?.(distinctStates);
+    }
+  }
+  return {
+    initialStates,
+    states,
+    distinctStates,
+    transitions,
+    depthReached,
+    findings,
+    seconds: (performance.now() - started) / 1000,
+  };
+}
