@@ -6,9 +6,17 @@
  */
 import { loadEngine } from "../../bindings/index.js";
 import { dagsUpTo } from "../explore/dag/dags.js";
+import {
+  checkRestarts,
+  emptySensitivity,
+  FAULT_CLASSES,
+  injectFaults,
+  type Sensitivity,
+} from "../explore/dag/faults.js";
 import { dagSubject, shapeOf } from "../explore/dag/subject.js";
 import { type Exploration, explore } from "../explore/explore.js";
 import { readDagFile } from "../journal/index.js";
+import type { Dag } from "../models/dag/dag.js";
 import { loggedEvents, type ModelState } from "../models/dag/state.js";
 import { MODEL_NAMES } from "../models/registry.js";
 import {
@@ -24,7 +32,7 @@ import { integerFlag } from "./number-flags.js";
 const DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
 
 const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [--paths P] [--depth D]
-                         [--format text|json]
+                         [--faults] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -44,8 +52,13 @@ Options:
   --dag FILE        explore this DAG only (a JSON file of nodes, as for statefold audit)
   --paths P         surface paths to widen by (default ${DEFAULTS.paths})
   --depth D         the longest action sequence explored (default ${DEFAULTS.depth})
+  --faults          also inject faults into every distinct state's journal — a record twice,
+                    a record lost, two swapped, the final write torn — and print what the
+                    audit caught, by which rules, and what it could not tell (masked); and
+                    split every journal at every line by a snapshot and a resume, which must
+                    give the whole audit's report
   --format FORMAT   text (default) or json: the evidence — configuration, bound, counts,
-                    findings with their journals
+                    findings with their journals, the fault matrix
   -h, --help        show this help
 
 Exit status: 0 nothing found, 1 a finding, 2 bad usage or unreadable input.
@@ -66,6 +79,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     paths: { type: "string" },
     depth: { type: "string" },
     format: { type: "string" },
+    faults: { type: "boolean" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -93,12 +107,28 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   const wasm = await loadEngine();
   const progress = output.stderrTerminal;
   let drawn = 0;
-  const result = explore(dagSubject({ nodes, paths, dag }, wasm), depth, (distinct) => {
+  const onProgress = (distinct: number) => {
     const now = performance.now();
     if (progress === undefined || now - drawn < 100) return;
     drawn = now;
     progress.write(`\r\u001b[Kexploring: ${count(distinct)} distinct states`);
+  };
+  const journals: { dag: Dag; events: readonly unknown[] }[] = [];
+  const onDistinct = values.faults
+    ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
+    : undefined;
+  const result = explore(dagSubject({ nodes, paths, dag }, wasm), depth, {
+    onProgress,
+    onDistinct,
   });
+  let sensitivity: Sensitivity | null = null;
+  if (values.faults) {
+    sensitivity = emptySensitivity();
+    for (const journal of journals) {
+      injectFaults(sensitivity, journal.dag, journal.events);
+      await checkRestarts(sensitivity, wasm, journal.dag, journal.events);
+    }
+  }
   progress?.write("\r\u001b[K");
   const configuration = {
     model,
@@ -109,11 +139,16 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     paths,
   };
   if (format === "json") {
-    output.stdout(`${JSON.stringify(evidence(configuration, depth, result), null, 2)}\n`);
+    const shown = { ...evidence(configuration, depth, result), sensitivity };
+    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     output.stdout(text(configuration, depth, result));
+    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
   }
-  return result.findings.length === 0 ? ExitCode.conformant : ExitCode.notConformant;
+  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
+  return result.findings.length === 0 && !restartsDiffer
+    ? ExitCode.conformant
+    : ExitCode.notConformant;
 }
 
 function evidence(configuration: object, depth: number, result: Exploration<ModelState>) {
@@ -158,6 +193,31 @@ function text(
     lines.push(`✗ ${finding.rule} (DAG ${finding.from}), after:`);
     for (const event of loggedEvents(finding.state)) lines.push(`    ${JSON.stringify(event)}`);
   }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
+function sensitivityText(sensitivity: Sensitivity): string {
+  const lines = ["Faults, each injected at every place in every distinct state's journal:"];
+  for (const fault of FAULT_CLASSES) {
+    const tally = sensitivity.faults[fault];
+    const rules = Object.entries(tally.byRule)
+      .sort(([, a], [, b]) => b - a)
+      .map(([rule, n]) => `${rule} ${count(n)}`)
+      .join(", ");
+    lines.push(
+      `  ${fault.padEnd(11)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
+    );
+    if (tally.smallestMasked !== null) {
+      lines.push(`              smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
+    }
+  }
+  const { checked, differing, firstDiffering } = sensitivity.restarts;
+  lines.push(
+    differing === 0
+      ? `  restart     ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
+      : `✗ restart     ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
+  );
   return `${lines.join("\n")}\n`;
 }
 

@@ -43,11 +43,19 @@ export interface Exploration<State> {
 /** How many findings are kept (all are counted by the caller's rules failing, the first kept). */
 const FINDINGS_KEPT = 100;
 
+export interface ExploreOptions<State> {
+  /** Told the distinct states so far after each level. */
+  readonly onProgress?: (distinctStates: number) => void;
+  /** Handed every distinct state, as it is found (the initial ones included). */
+  readonly onDistinct?: (state: State) => void;
+}
+
 export function explore<State>(
   subject: Subject<State>,
   depth: number,
-  onProgress?: (distinctStates: number) => void,
+  options: ExploreOptions<State> = {},
 ): Exploration<State> {
+  const { onProgress, onDistinct } = options;
   const started = performance.now();
   let initialStates = 0;
   let states = 0;
@@ -65,6 +73,7 @@ export function explore<State>(
     const seen = new Set<string>([subject.key(state)]);
     distinctStates += 1;
     note(name, subject.checkState?.(state) ?? null, state);
+    onDistinct?.(state);
     let frontier: State[] = [state];
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
       const next: State[] = [];
@@ -79,6 +88,7 @@ export function explore<State>(
           distinctStates += 1;
           depthReached = Math.max(depthReached, level);
           note(name, subject.checkState?.(after) ?? null, after);
+          onDistinct?.(after);
           next.push(after);
         }
       }

@@ -1,15 +1,17 @@
 /**
  * Exploring the dag model (docs/explore.md): the DAGs enumerated up to isomorphism, counts on a
  * tiny configuration against counts worked out by hand, determinism, nothing found against the
- * reference model, and a finding when the engines disagree.
+ * reference model, a finding when the engines disagree, and the fault matrix of a tiny
+ * configuration against the one worked out by hand.
  */
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
 import type { Engine } from "../../src/engine.js";
 import { dagsUpTo } from "../../src/explore/dag/dags.js";
+import { checkRestarts, emptySensitivity, injectFaults } from "../../src/explore/dag/faults.js";
 import { dagSubject } from "../../src/explore/dag/subject.js";
 import { explore } from "../../src/explore/explore.js";
-import { makeDag } from "../../src/models/dag/dag.js";
+import { type Dag, makeDag } from "../../src/models/dag/dag.js";
 import { loggedEvents } from "../../src/models/dag/state.js";
 
 describe("the DAGs explored", () => {
@@ -63,5 +65,36 @@ describe("explore on the dag model", () => {
     const first = result.findings[0];
     expect(first?.rule).toMatch(/^engines differ/);
     expect(loggedEvents(first?.state as never)).toEqual([]);
+  });
+});
+
+describe("faults injected into the explored journals", () => {
+  it("are tallied as worked out by hand for one node to depth 2", async () => {
+    // The journals: [], [dispatch], [skip], [escalate], [dispatch, land]. A record twice is always
+    // caught (a second dispatch, land, skip or escalate is illegal); a record lost leaves a
+    // journal the model allows, but for the land without its dispatch; the one swap lands before
+    // dispatching; each non-empty journal's torn final write is a torn tail; and every journal
+    // of n records splits at n lines.
+    const sensitivity = emptySensitivity();
+    const wasm = await loadEngine();
+    const journals: { dag: Dag; events: readonly unknown[] }[] = [];
+    explore(dagSubject({ nodes: 1, paths: 0 }), 2, {
+      onDistinct: (state) => journals.push({ dag: state.dag, events: loggedEvents(state) }),
+    });
+    expect(journals.map(({ events }) => events.length)).toEqual([0, 1, 1, 1, 2]);
+    for (const { dag, events } of journals) {
+      injectFaults(sensitivity, dag, events);
+      await checkRestarts(sensitivity, wasm, dag, events);
+    }
+    const { faults, restarts } = sensitivity;
+    expect(faults.duplicate).toMatchObject({ made: 5, caught: 5, masked: 0 });
+    expect(faults.duplicate.byRule).toEqual({
+      "legality (wrong-status)": 3,
+      "legality (already-terminal)": 2,
+    });
+    expect(faults.lost).toMatchObject({ made: 5, caught: 1, masked: 4, smallestMasked: [] });
+    expect(faults.swapped).toMatchObject({ made: 1, caught: 1, masked: 0 });
+    expect(faults["torn-write"]).toMatchObject({ made: 4, caught: 4, byRule: { "torn tail": 4 } });
+    expect(restarts).toEqual({ checked: 5, differing: 0, firstDiffering: null });
   });
 });
