@@ -13,7 +13,9 @@ import {
   injectFaults,
   type Sensitivity,
 } from "../explore/dag/faults.js";
-import { dagSubject, shapeOf } from "../explore/dag/subject.js";
+import { type Refinement, refine } from "../explore/dag/refine.js";
+import { type DagConfiguration, dagSubject, shapeOf } from "../explore/dag/subject.js";
+import { Driver, DriverError } from "../explore/driver.js";
 import { type Exploration, explore } from "../explore/explore.js";
 import { readDagFile } from "../journal/index.js";
 import type { Dag } from "../models/dag/dag.js";
@@ -30,9 +32,11 @@ import {
 import { integerFlag } from "./number-flags.js";
 
 const DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
+/** How long a driver may take to answer one request. */
+const DRIVER_TIMEOUT_MS = 10_000;
 
 const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [--paths P] [--depth D]
-                         [--faults] [--format text|json]
+                         [--faults] [--driver CMD [--driver-timeout MS]] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -57,6 +61,15 @@ Options:
                     audit caught, by which rules, and what it could not tell (masked); and
                     split every journal at every line by a snapshot and a resume, which must
                     give the whole audit's report
+  --driver CMD      check a real runtime against the model instead: start CMD once, and for
+                    every explored state and every action there (rejected ones included)
+                    reset it, drive it there and through the action, over JSON lines on its
+                    stdin and stdout (docs/explore.md, "Refinement"); it must journal the event
+                    the model logs, or refuse where the model rejects, with the same reason. The
+                    first divergence is shrunk and printed (exit 1); a driver that crashes,
+                    hangs or prints garbage is an error (exit 2). Try it on
+                    "node examples/drivers/driver.mjs" and its planted defect, "… --with-defect"
+  --driver-timeout MS  the longest a driver may take to answer (default ${DRIVER_TIMEOUT_MS})
   --format FORMAT   text (default) or json: the evidence — configuration, bound, counts,
                     findings with their journals, the fault matrix
   -h, --help        show this help
@@ -80,6 +93,8 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     depth: { type: "string" },
     format: { type: "string" },
     faults: { type: "boolean" },
+    driver: { type: "string" },
+    "driver-timeout": { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -104,6 +119,20 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   if (nodes > 4) throw new UsageError("--nodes must be at most 4: 5 has 302 DAGs", "explore");
   if (paths > 4) throw new UsageError("--paths must be at most 4", "explore");
   const dag = values.dag === undefined ? undefined : readDagFile(values.dag);
+  if (values.driver !== undefined) {
+    const timeoutMs =
+      values["driver-timeout"] === undefined
+        ? DRIVER_TIMEOUT_MS
+        : integerFlag("explore", "--driver-timeout", values["driver-timeout"], 1);
+    return refineThroughDriver(
+      values.driver,
+      timeoutMs,
+      { nodes, paths, dag },
+      depth,
+      format,
+      output,
+    );
+  }
   const wasm = await loadEngine();
   const progress = output.stderrTerminal;
   let drawn = 0;
@@ -194,6 +223,53 @@ function text(
     for (const event of loggedEvents(finding.state)) lines.push(`    ${JSON.stringify(event)}`);
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** Drives the runtime through every explored state and action; exit 1 on a divergence, 2 when the driver fails. */
+async function refineThroughDriver(
+  command: string,
+  timeoutMs: number,
+  configuration: DagConfiguration,
+  depth: number,
+  format: "text" | "json",
+  output: CliOutput,
+): Promise<number> {
+  const driver = Driver.start(command, timeoutMs);
+  let refinement: Refinement;
+  try {
+    refinement = await refine(configuration, depth, driver);
+  } catch (error) {
+    if (!(error instanceof DriverError)) throw error;
+    output.stderr(`statefold: ${error.message}\n`);
+    return ExitCode.badInput;
+  } finally {
+    driver.close();
+  }
+  const { sequences, actionsDriven, divergence } = refinement;
+  if (format === "json") {
+    output.stdout(
+      `${JSON.stringify({ driver: command, bound: { depth }, ...refinement }, null, 2)}\n`,
+    );
+  } else {
+    const lines = [
+      `statefold explore --driver ${command}: depth ${depth}, ${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
+    ];
+    if (divergence === null) {
+      lines.push(
+        "✓ the runtime journaled what the model logs and refused what it rejects, everywhere",
+      );
+    } else {
+      lines.push(
+        `✗ the runtime diverges from the model (DAG ${divergence.dag}): ${divergence.why}`,
+      );
+      lines.push("  the shortest actions that show it:");
+      for (const action of divergence.actions) lines.push(`    ${JSON.stringify(action)}`);
+      lines.push(`  the model: ${JSON.stringify(divergence.expected)}`);
+      lines.push(`  the runtime: ${JSON.stringify(divergence.got)}`);
+    }
+    output.stdout(`${lines.join("\n")}\n`);
+  }
+  return divergence === null ? ExitCode.conformant : ExitCode.notConformant;
 }
 
 /** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */

@@ -62,3 +62,63 @@ describe("statefold explore", () => {
     }
   });
 });
+
+describe("statefold explore --driver", () => {
+  const driver = "node examples/drivers/driver.mjs";
+
+  it("passes the honest campaign runner, and catches its planted defect with the shortest counterexample", async () => {
+    const honest = await run("explore", "--driver", driver, "--nodes", "2", "--depth", "3");
+    expect(honest.code).toBe(0);
+    expect(honest.stdout).toContain(
+      "✓ the runtime journaled what the model logs and refused what it rejects",
+    );
+    const defect = await run(
+      "explore",
+      "--driver",
+      `${driver} --with-defect`,
+      "--nodes",
+      "2",
+      "--depth",
+      "3",
+      "--format",
+      "json",
+    );
+    expect(defect.code).toBe(1);
+    const { divergence } = JSON.parse(defect.stdout);
+    expect(divergence).toMatchObject({
+      dag: "a; b<-a",
+      actions: [{ call: "dispatch", id: "b" }],
+      expected: { refused: "dependencies-not-proven" },
+      why: "the model rejects it (dependencies-not-proven); the runtime performed it",
+    });
+    expect(JSON.parse(divergence.got.journal[0])).toMatchObject({ kind: "dispatched", id: "b" });
+  });
+
+  it("reports a driver that crashes, hangs, prints garbage or answers out of protocol as a driver failure", async () => {
+    const node = (code: string) => `node -e ${JSON.stringify(code)}`;
+    for (const [command, message] of [
+      [node("process.exit(3)"), "exited with status 3"],
+      [
+        node("process.stdin.on('data', () => console.log('hello'))"),
+        "answered with a line that is not JSON",
+      ],
+      [node("process.stdin.resume()"), "gave no answer within 300 ms"],
+      [node("process.stdin.on('data', () => console.log('{}'))"), 'not {"ok": true}'],
+    ] as const) {
+      const result = await run(
+        "explore",
+        "--driver",
+        command,
+        "--driver-timeout",
+        "300",
+        "--nodes",
+        "1",
+        "--depth",
+        "1",
+      );
+      expect(result.code, command).toBe(2);
+      expect(result.stderr, command).toContain(message);
+      expect(result.stdout).toBe("");
+    }
+  });
+});

@@ -44,54 +44,81 @@ export interface DagConfiguration {
   readonly paths: number;
 }
 
-type Transition = (state: ModelState, id: string) => TransitionResult;
+/** One public transition with its argument, as a driver is asked to perform it. */
+export interface DagCall {
+  readonly call: string;
+  readonly arg?: unknown;
+}
 
-/** The transitions of a node, each with one argument, named as the evidence names them. */
-function transitionsOf(paths: number): readonly [string, Transition][] {
+/** The transitions of a node, each with one argument (docs/explore.md, "Actions"). */
+export function callsOf(paths: number): readonly DagCall[] {
   const pool = Array.from({ length: paths }, (_, i) => `p${i}`);
   const surfaces = Array.from({ length: 2 ** paths }, (_, mask) =>
     pool.filter((_, i) => (mask >> i) & 1),
   );
   return [
-    ["dispatch", dispatch],
-    ["land", land],
-    ...GATE_RESULTS.map((r): [string, Transition] => [
-      `gateCheck ${r}`,
-      (s, id) => gateCheck(s, id, r),
-    ]),
-    ["quarantine", quarantine],
-    ...DISCHARGE_RESULTS.map((r): [string, Transition] => [
-      `discharge ${r}`,
-      (s, id) => discharge(s, id, r),
-    ]),
-    ["skip", skip],
-    ["escalate", escalate],
-    ...surfaces.map((surface): [string, Transition] => [
-      `widenSurface [${surface.join(",")}]`,
-      (s, id) => widenSurface(s, id, surface),
-    ]),
+    { call: "dispatch" },
+    { call: "land" },
+    ...GATE_RESULTS.map((arg) => ({ call: "gateCheck", arg })),
+    { call: "quarantine" },
+    ...DISCHARGE_RESULTS.map((arg) => ({ call: "discharge", arg })),
+    { call: "skip" },
+    { call: "escalate" },
+    ...surfaces.map((arg) => ({ call: "widenSurface", arg })),
   ];
 }
 
+/** What the model does with a call on a node. */
+export function applyCall(state: ModelState, call: DagCall, id: string): TransitionResult {
+  switch (call.call) {
+    case "dispatch":
+      return dispatch(state, id);
+    case "land":
+      return land(state, id);
+    case "gateCheck":
+      return gateCheck(state, id, call.arg);
+    case "quarantine":
+      return quarantine(state, id);
+    case "discharge":
+      return discharge(state, id, call.arg);
+    case "skip":
+      return skip(state, id);
+    case "escalate":
+      return escalate(state, id);
+    default:
+      return widenSurface(state, id, call.arg);
+  }
+}
+
+/** An action as the evidence and a driver name it: `{"call","id","arg"?}`. */
+export function actionOf(call: DagCall, id: string): { call: string; id: string; arg?: unknown } {
+  return call.arg === undefined ? { call: call.call, id } : { call: call.call, id, arg: call.arg };
+}
+
+/** The DAGs a configuration explores. */
+export function dagsOf(configuration: DagConfiguration): Dag[] {
+  if (configuration.dag !== undefined) return [configuration.dag];
+  return dagsUpTo(configuration.nodes).map((nodes) => {
+    const made = makeDag(nodes);
+    if (!made.ok) throw new Error("statefold: an enumerated DAG was refused");
+    return made.dag;
+  });
+}
+
 export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subject<ModelState> {
-  const transitions = transitionsOf(configuration.paths);
+  const calls = callsOf(configuration.paths);
   return {
     *initialStates() {
-      const dags =
-        configuration.dag === undefined
-          ? dagsUpTo(configuration.nodes).map((nodes) => {
-              const made = makeDag(nodes);
-              if (!made.ok) throw new Error("statefold: an enumerated DAG was refused");
-              return made.dag;
-            })
-          : [configuration.dag];
-      for (const dag of dags) yield { name: shapeOf(dag), state: initialState(dag) };
+      for (const dag of dagsOf(configuration))
+        yield { name: shapeOf(dag), state: initialState(dag) };
     },
     *successors(state) {
       for (const node of state.dag.nodes) {
-        for (const [name, transition] of transitions) {
-          const result = transition(state, node.id);
-          if (result.outcome === "ok") yield { action: `${name} ${node.id}`, state: result.state };
+        for (const call of calls) {
+          const result = applyCall(state, call, node.id);
+          if (result.outcome === "ok") {
+            yield { action: JSON.stringify(actionOf(call, node.id)), state: result.state };
+          }
         }
       }
     },
@@ -127,7 +154,7 @@ export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subj
  * whether a pass was logged for it — the one thing of the past a rule still reads
  * (tamperEvident: a proven node needs a logged pass).
  */
-function keyOf(state: ModelState): string {
+export function keyOf(state: ModelState): string {
   const passed = new Set<string>();
   for (let log = state.log; log !== null; log = log.earlier) {
     const { kind, id, result } = log.event as KnownEvent & { result?: unknown };
