@@ -103,7 +103,14 @@ async function bundleWorker(): Promise<string> {
   const result = await build({
     configFile: false,
     logLevel: "silent",
-    build: { ssr: entry, write: false, minify: false, target: "node20" },
+    build: {
+      ssr: entry,
+      write: false,
+      minify: false,
+      target: "node20",
+      // One file: loadEngine imports the other models' bindings only when asked for.
+      rollupOptions: { output: { inlineDynamicImports: true } },
+    },
     ssr: { noExternal: true }, // the temporary directory has no node_modules: inline the packages
   });
   const outputs = (Array.isArray(result) ? result : [result]) as Rollup.RollupOutput[];
