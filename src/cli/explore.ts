@@ -30,6 +30,7 @@ import {
   UsageError,
 } from "./command.js";
 import { integerFlag } from "./number-flags.js";
+import { wantsProgress } from "./progress-bar.js";
 
 const DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
 /** How long a driver may take to answer one request. */
@@ -134,7 +135,10 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     );
   }
   const wasm = await loadEngine();
-  const progress = output.stderrTerminal;
+  // A progress line as audit draws its bar: a person at a terminal only (never in CI, with NO_COLOR).
+  const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, false)
+    ? output.stderrTerminal
+    : undefined;
   let drawn = 0;
   const onProgress = (distinct: number) => {
     const now = performance.now();
