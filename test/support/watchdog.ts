@@ -109,7 +109,7 @@ async function bundleWorker(): Promise<string> {
       minify: false,
       target: "node20",
       // One file: loadEngine imports the other models' bindings only when asked for.
-      rollupOptions: { output: { inlineDynamicImports: true } },
+      rollupOptions: { output: { codeSplitting: false } },
     },
     ssr: { noExternal: true }, // the temporary directory has no node_modules: inline the packages
   });
