@@ -43,40 +43,42 @@ let engine: Promise<WasmEngine> | undefined;
 let operationsEngine: Promise<WasmOperationsEngine> | undefined;
 let executiveEngine: Promise<WasmExecutiveEngine> | undefined;
 
+/** The build the browser runs: the SIMD module where the engine validates one. */
+function ofFlavour<E>(
+  load: (options: { flavour: "simd" | "scalar"; wasm: URL }) => Promise<E>,
+  simd: URL,
+  scalar: URL,
+): Promise<E> {
+  return supportsSimd()
+    ? load({ flavour: "simd", wasm: simd })
+    : load({ flavour: "scalar", wasm: scalar });
+}
+
 // Literal `new URL(…, import.meta.url)`s, so Vite emits each kernel as an asset.
 function wasmEngine(): Promise<WasmEngine> {
-  engine ??= supportsSimd()
-    ? loadEngine({
-        flavour: "simd",
-        wasm: new URL("../build/statefold.simd.wasm", import.meta.url),
-      })
-    : loadEngine({ flavour: "scalar", wasm: new URL("../build/statefold.wasm", import.meta.url) });
+  engine ??= ofFlavour(
+    loadEngine,
+    new URL("../build/statefold.simd.wasm", import.meta.url),
+    new URL("../build/statefold.wasm", import.meta.url),
+  );
   return engine;
 }
 
 function wasmOperationsEngine(): Promise<WasmOperationsEngine> {
-  operationsEngine ??= supportsSimd()
-    ? loadOperationsEngine({
-        flavour: "simd",
-        wasm: new URL("../build/statefold-operations.simd.wasm", import.meta.url),
-      })
-    : loadOperationsEngine({
-        flavour: "scalar",
-        wasm: new URL("../build/statefold-operations.wasm", import.meta.url),
-      });
+  operationsEngine ??= ofFlavour(
+    loadOperationsEngine,
+    new URL("../build/statefold-operations.simd.wasm", import.meta.url),
+    new URL("../build/statefold-operations.wasm", import.meta.url),
+  );
   return operationsEngine;
 }
 
 function wasmExecutiveEngine(): Promise<WasmExecutiveEngine> {
-  executiveEngine ??= supportsSimd()
-    ? loadExecutiveEngine({
-        flavour: "simd",
-        wasm: new URL("../build/statefold-executive.simd.wasm", import.meta.url),
-      })
-    : loadExecutiveEngine({
-        flavour: "scalar",
-        wasm: new URL("../build/statefold-executive.wasm", import.meta.url),
-      });
+  executiveEngine ??= ofFlavour(
+    loadExecutiveEngine,
+    new URL("../build/statefold-executive.simd.wasm", import.meta.url),
+    new URL("../build/statefold-executive.wasm", import.meta.url),
+  );
   return executiveEngine;
 }
 

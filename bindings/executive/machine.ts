@@ -29,7 +29,6 @@ import {
 import { COUNTERS, readSpec, type SubPlanStep } from "../../src/models/executive/spec.js";
 import {
   type ExecutiveState,
-  type Failure,
   type Frame,
   frameOf,
   type Limits,
@@ -40,7 +39,6 @@ import {
 import { decodeWtf8, encodeWtf8Into } from "../wtf8.js";
 import {
   DECISION_TAGS,
-  type EFFECTS,
   EXHAUSTED_BUDGETS,
   FAIL_REASONS,
   LIMITS,
@@ -49,12 +47,11 @@ import {
   REJECT_REASONS,
   STATUSES,
 } from "./codes.js";
+import { decisionOf, effectOf, failureOf, idOf, terminalOf } from "./decision.js";
 import { type ExecutiveKernelExports, offsetOf } from "./kernel.js";
 import { type PackedSpec, packSpec } from "./pack-spec.js";
 
 const REJECT = DECISION_TAGS.indexOf("reject");
-const EXECUTE = DECISION_TAGS.indexOf("execute");
-const FAIL = DECISION_TAGS.indexOf("fail");
 /** Replaying an observation costs about as much as copying this many bytes of state. */
 const REPLAY_COST_BYTES = 4096;
 const LIMIT_MEMORY = 1;
@@ -116,7 +113,6 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
     made.add(state);
     return state;
   };
-  const field = (name: keyof ExecutiveKernelExports) => offsetOf(kernel, name);
   const savedBytesOf = new WeakMap<PackedSpec, number>();
 
   /** Makes `state` the kernel's working state. */
@@ -167,32 +163,6 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
     savedBytesOf.set(state.run, state.saved.length);
   };
 
-  const decisionOf = (tag: number, run: PackedSpec): Decision => {
-    const seq = kernel.decisionSeqValue();
-    switch (tag) {
-      case REJECT:
-        return { tag: "reject", reason: REJECT_REASONS[kernel.decisionReasonCode()] as never };
-      case EXECUTE: {
-        const step = kernel.decisionStepIndex();
-        return {
-          tag: "execute",
-          seq,
-          path: Object.freeze(pathOf(kernel, step, run)),
-          effect: effectOf(run, step),
-          attempt: kernel.decisionAttemptValue(),
-        };
-      }
-      case FAIL: {
-        const reason = FAIL_REASONS[kernel.decisionReasonCode()] as Failure["reason"];
-        if (reason !== "budget-exhausted") return { tag: "fail", seq, reason };
-        const budget = EXHAUSTED_BUDGETS[kernel.decisionBudgetCode()] as Failure["budget"];
-        return { tag: "fail", seq, reason, budget } as Decision;
-      }
-      default:
-        return { tag: DECISION_TAGS[tag] as "checkpoint" | "wait" | "complete", seq };
-    }
-  };
-
   const machine = {
     initialState(spec: unknown, budget: unknown): InitialStateResult<KernelState> {
       const read = readSpec(spec, budget);
@@ -224,7 +194,18 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
         kernel.observeUnreadable(REJECT_REASONS.indexOf(read.reason));
       }
       const tag = kernel.step();
-      const decision = decisionOf(tag, state.run);
+      const decision = decisionOf(
+        {
+          tag,
+          seq: kernel.decisionSeqValue(),
+          reason: kernel.decisionReasonCode(),
+          budget: kernel.decisionBudgetCode(),
+          step: kernel.decisionStepIndex(),
+          subPlanSteps: subPlanStepsOf(kernel),
+          attempt: kernel.decisionAttemptValue(),
+        },
+        state.run,
+      );
       if (tag === REJECT) return { decision, state };
       const next = remember(new KernelState(state.run, null, state, observed, state.replays + 1));
       owner.head = next;
@@ -234,10 +215,7 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
     terminal(state: unknown): Terminal {
       if (!isMine(state)) throw new TypeError("statefold: not a state of this executive engine");
       materialize(state);
-      const status = STATUSES[kernel.stateI32(field("STATE_STATUS"))];
-      if (status === "completed") return { outcome: "completed" };
-      if (status !== "failed") return null;
-      return { outcome: "failed", ...(failureOf(kernel) as Failure) };
+      return terminalOf(kernel);
     },
     snapshot(state: unknown, key?: SnapshotKey): Uint8Array {
       if (!isMine(state)) throw new TypeError("statefold: not a state of this executive engine");
@@ -264,10 +242,6 @@ export function createKernelExecutive(owner: KernelOwner): ExecutiveMachine<Kern
   return Object.freeze(machine as ExecutiveMachine<KernelState>);
 }
 
-function effectOf(run: PackedSpec, step: number): (typeof EFFECTS)[number] {
-  return (run.steps[step] as { effect: (typeof EFFECTS)[number] }).effect;
-}
-
 function encodeDetail(detail: string): Uint8Array {
   const bytes = new Uint8Array(3 * detail.length);
   return bytes.subarray(0, encodeWtf8Into(detail, bytes, 0));
@@ -281,25 +255,12 @@ function globalStep(run: PackedSpec, plan: number, id: string): number {
   );
 }
 
-/** The ids of the frames' sub-plan steps, then the step's. */
-function pathOf(kernel: ExecutiveKernelExports, step: number, run: PackedSpec): string[] {
+/** The sub-plan steps of the frames above the root (global indices), root first. */
+function subPlanStepsOf(kernel: ExecutiveKernelExports): number[] {
   const frames = kernel.stateI32(offsetOf(kernel, "STATE_FRAME_COUNT"));
-  const path: string[] = [];
-  for (let frame = 1; frame < frames; frame++) {
-    path.push((run.steps[kernel.frameSubStepOf(frame)] as { id: string }).id);
-  }
-  path.push((run.steps[step] as { id: string }).id);
-  return path;
-}
-
-function failureOf(kernel: ExecutiveKernelExports): Failure | null {
-  const reason = kernel.stateI32(offsetOf(kernel, "STATE_FAILURE_REASON"));
-  const budget = kernel.stateI32(offsetOf(kernel, "STATE_FAILURE_BUDGET"));
-  if (reason < 0) return null;
-  return Object.freeze({
-    reason: FAIL_REASONS[reason] as Failure["reason"],
-    ...(budget < 0 ? {} : { budget: EXHAUSTED_BUDGETS[budget] as Failure["budget"] }),
-  });
+  const steps: number[] = [];
+  for (let frame = 1; frame < frames; frame++) steps.push(kernel.frameSubStepOf(frame));
+  return steps;
 }
 
 /** The kernel's working state as the reference's state. */
@@ -325,7 +286,7 @@ export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec
     ) as unknown as Used;
     frames.push(Object.freeze({ ...frame, used: Object.freeze(used) }));
   }
-  const failure = failureOf(kernel);
+  const failure = failureOf(i32("STATE_FAILURE_REASON"), i32("STATE_FAILURE_BUDGET"));
   const detailLength = i32("STATE_DETAIL_LENGTH");
   const outstandingStep = i32("STATE_OUTSTANDING_STEP");
   const outstandingSeq = i64("STATE_OUTSTANDING_SEQ");
@@ -335,7 +296,7 @@ export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec
       outstanding = Object.freeze({
         tag: "execute",
         seq: outstandingSeq,
-        path: Object.freeze(pathOf(kernel, outstandingStep, run)),
+        path: Object.freeze([...subPlanStepsOf(kernel), outstandingStep].map((s) => idOf(run, s))),
         effect: effectOf(run, outstandingStep),
         attempt: i64("STATE_ATTEMPT"),
       });

@@ -14,15 +14,9 @@ import {
 import type { Decision } from "../../src/models/executive/observation.js";
 import { wtf8Length } from "../../src/models/executive/plain-data.js";
 import { COUNTERS } from "../../src/models/executive/spec.js";
-import type { Failure, Used } from "../../src/models/executive/state.js";
-import {
-  DECISION_TAGS,
-  EXHAUSTED_BUDGETS,
-  FAIL_REASONS,
-  MALFORMED_LINE_MESSAGES,
-  REJECT_REASONS,
-  STATUSES,
-} from "./codes.js";
+import type { Used } from "../../src/models/executive/state.js";
+import { DECISION_TAGS, MALFORMED_LINE_MESSAGES, STATUSES } from "./codes.js";
+import { decisionOf, terminalOf } from "./decision.js";
 import { type ExecutiveKernelExports, offsetOf } from "./kernel.js";
 import type { PackedSpec } from "./pack-spec.js";
 
@@ -98,41 +92,23 @@ export function readExecutiveReport(
 
 /** The machine's decision a listed mismatch kept (assembly/executive/audit.ts). */
 function listedDecision(view: DataView, entry: number, run: PackedSpec): Decision {
-  const tag = DECISION_TAGS[view.getInt32(entry + 16, true)];
-  const reason = view.getInt32(entry + 20, true);
-  const seq = view.getFloat64(entry + 32, true);
-  switch (tag) {
-    case "reject":
-      return { tag, reason: REJECT_REASONS[reason] as never };
-    case "execute": {
-      const path: string[] = [];
-      const subPlans = view.getInt32(entry + 56, true);
-      for (let i = 0; i < subPlans; i++)
-        path.push(idOf(run, view.getInt32(entry + 64 + 4 * i, true)));
-      const step = view.getInt32(entry + 28, true);
-      path.push(idOf(run, step));
-      const { effect } = run.steps[step] as { effect: "model" | "tool" | "context" };
-      return {
-        tag,
-        seq,
-        path: Object.freeze(path),
-        effect,
-        attempt: view.getFloat64(entry + 40, true),
-      };
-    }
-    case "fail": {
-      const failReason = FAIL_REASONS[reason] as Failure["reason"];
-      if (failReason !== "budget-exhausted") return { tag, seq, reason: failReason };
-      const budget = EXHAUSTED_BUDGETS[view.getInt32(entry + 24, true)] as Failure["budget"];
-      return { tag, seq, reason: failReason, budget } as Decision;
-    }
-    default:
-      return { tag: tag as "checkpoint" | "wait" | "complete", seq };
-  }
-}
-
-function idOf(run: PackedSpec, step: number): string {
-  return (run.steps[step] as { id: string }).id;
+  const tag = view.getInt32(entry + 16, true);
+  // Only an execute's entry holds its path's sub-plan steps.
+  const subPlans = DECISION_TAGS[tag] === "execute" ? view.getInt32(entry + 56, true) : 0;
+  return decisionOf(
+    {
+      tag,
+      reason: view.getInt32(entry + 20, true),
+      budget: view.getInt32(entry + 24, true),
+      step: view.getInt32(entry + 28, true),
+      seq: view.getFloat64(entry + 32, true),
+      attempt: view.getFloat64(entry + 40, true),
+      subPlanSteps: Array.from({ length: subPlans }, (_, i) =>
+        view.getInt32(entry + 64 + 4 * i, true),
+      ),
+    },
+    run,
+  );
 }
 
 /** The `final` block: the working state's status, seq, root counters and outcome. */
@@ -142,15 +118,6 @@ function finalOf(kernel: ExecutiveKernelExports): ExecutiveReport["final"] {
   const used = Object.fromEntries(
     COUNTERS.map((counter, i) => [counter, kernel.frameUsedOf(0, i)]),
   ) as unknown as Used;
-  let outcome: ExecutiveReport["final"]["outcome"] = null;
-  if (status === "completed") outcome = { outcome: "completed" };
-  if (status === "failed") {
-    const budget = i32("STATE_FAILURE_BUDGET");
-    outcome = {
-      outcome: "failed",
-      reason: FAIL_REASONS[i32("STATE_FAILURE_REASON")] as Failure["reason"],
-      ...(budget < 0 ? {} : { budget: EXHAUSTED_BUDGETS[budget] as Failure["budget"] }),
-    };
-  }
-  return { status, seq: kernel.stateI64(offsetOf(kernel, "STATE_SEQ")), used, outcome };
+  const seq = kernel.stateI64(offsetOf(kernel, "STATE_SEQ"));
+  return { status, seq, used, outcome: terminalOf(kernel) };
 }

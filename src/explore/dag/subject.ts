@@ -127,8 +127,8 @@ export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subj
       const event = after.log?.event as KnownEvent;
       const illegal = eventLegality(before, event);
       if (illegal !== null) return `legality (${illegal})`;
+      const step = { index: 0, event, before, after };
       for (const [name, invariant] of Object.entries(STEP_INVARIANTS)) {
-        const step = { index: 0, event, before, after };
         const broken =
           ("inStep" in invariant ? invariant.inStep(step) : null) ??
           ("inState" in invariant ? invariant.inState(after) : null);
