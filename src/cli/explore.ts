@@ -4,20 +4,30 @@
  * the depth reached, distinct states per second — and each finding with the journal that led
  * to it; `--format json` writes the same as evidence. Exit 0 with no finding, 1 with one.
  */
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { loadEngine } from "../../bindings/index.js";
+import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
 import { dagsUpTo } from "../explore/dag/dags.js";
 import {
   checkRestarts,
   emptySensitivity,
-  FAULT_CLASSES,
   injectFaults,
+  journalBytes,
   type Sensitivity,
 } from "../explore/dag/faults.js";
+import { DAG_MUTANTS, huntMutant, type MutantVerdict } from "../explore/dag/mutants.js";
 import { type Refinement, refine } from "../explore/dag/refine.js";
-import { type DagConfiguration, dagSubject, shapeOf } from "../explore/dag/subject.js";
+import {
+  DAG_DEFAULTS,
+  type DagConfiguration,
+  dagSubject,
+  shapeOf,
+} from "../explore/dag/subject.js";
 import { Driver, DriverError } from "../explore/driver.js";
-import { type Exploration, explore } from "../explore/explore.js";
+import { explore } from "../explore/explore.js";
 import { readDagFile } from "../journal/index.js";
+import { audit } from "../models/dag/audit.js";
 import type { Dag } from "../models/dag/dag.js";
 import { loggedEvents, type ModelState } from "../models/dag/state.js";
 import { MODEL_NAMES } from "../models/registry.js";
@@ -29,22 +39,35 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
+import {
+  type Counterexample,
+  count,
+  type ExploredConfiguration,
+  evidence,
+  explorationText,
+  mutantsEvidence,
+  mutantsText,
+  refinementText,
+  sensitivityText,
+} from "./explore-output.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
-const DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
 /** How long a driver may take to answer one request. */
 const DRIVER_TIMEOUT_MS = 10_000;
 
 const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [--paths P] [--depth D]
-                         [--faults] [--driver CMD [--driver-timeout MS]] [--format text|json]
+                         [--faults] [--mutants] [--driver CMD [--driver-timeout MS]]
+                         [--out DIR] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
 by all the rules can still see of them). Every step must log a legal event and keep every
 invariant, and the journal of every distinct state must be strictly conformant and get the
-same report from the WebAssembly engine as from the reference. A bound is not a proof: what
-lies past it is not explored.
+same report from the WebAssembly engine as from the reference. Each rule found broken is
+shown by the first journal that broke it, shrunk: records removed while the same rule still
+fails first at the same kind of record. A bound is not a proof: what lies past it is not
+explored.
 
 The dag model: every DAG of 1 to --nodes nodes, up to isomorphism (or the one DAG of --dag),
 all nodes queued; the eight transitions with every argument — gate results pass, fail and
@@ -53,15 +76,21 @@ widen by.
 
 Options:
   --model NAME      the model to explore: dag (the default)
-  --nodes N         DAGs of 1 to N nodes (default ${DEFAULTS.nodes})
+  --nodes N         DAGs of 1 to N nodes (default ${DAG_DEFAULTS.nodes})
   --dag FILE        explore this DAG only (a JSON file of nodes, as for statefold audit)
-  --paths P         surface paths to widen by (default ${DEFAULTS.paths})
-  --depth D         the longest action sequence explored (default ${DEFAULTS.depth})
+  --paths P         surface paths to widen by (default ${DAG_DEFAULTS.paths})
+  --depth D         the longest action sequence explored (default ${DAG_DEFAULTS.depth})
   --faults          also inject faults into every distinct state's journal — a record twice,
                     a record lost, two swapped, the final write torn — and print what the
                     audit caught, by which rules, and what it could not tell (masked); and
                     split every journal at every line by a snapshot and a resume, which must
                     give the whole audit's report
+  --mutants         also explore, to the same bound, each of the model's deliberate mutants —
+                    a one-line change of the reference's meaning (a gate timeout counted as a
+                    pass, a dispatch that does not check dependencies, …) — beside the
+                    reference, until a journal gets another report or final state from it; each
+                    killed mutant is shown with that journal, shrunk; a survivor is a finding
+                    (the bound or the rules are too weak to see it)
   --driver CMD      check a real runtime against the model instead: start CMD once, and for
                     every explored state and every action there (rejected ones included)
                     reset it, drive it there and through the action, over JSON lines on its
@@ -71,8 +100,12 @@ Options:
                     hangs or prints garbage is an error (exit 2). Try it on
                     "node examples/drivers/driver.mjs" and its planted defect, "… --with-defect"
   --driver-timeout MS  the longest a driver may take to answer (default ${DRIVER_TIMEOUT_MS})
+  --out DIR         write each counterexample as a journal file in DIR (made if missing; a
+                    file already there is never written over): finding-N-RULE.jsonl,
+                    mutant-NAME.jsonl — each one \`statefold audit\` reads — and, for a driver,
+                    divergence-actions.jsonl, the actions that show the divergence
   --format FORMAT   text (default) or json: the evidence — configuration, bound, counts,
-                    findings with their journals, the fault matrix
+                    findings with their shrunk journals, the fault matrix, the mutants
   -h, --help        show this help
 
 Exit status: 0 nothing found, 1 a finding, 2 bad usage or unreadable input.
@@ -94,6 +127,8 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     depth: { type: "string" },
     format: { type: "string" },
     faults: { type: "boolean" },
+    mutants: { type: "boolean" },
+    out: { type: "string" },
     driver: { type: "string" },
     "driver-timeout": { type: "string" },
   });
@@ -112,7 +147,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   }
   const number = (flag: "nodes" | "paths" | "depth", min: number) => {
     const value = values[flag];
-    return value === undefined ? DEFAULTS[flag] : integerFlag("explore", `--${flag}`, value, min);
+    return value === undefined
+      ? DAG_DEFAULTS[flag]
+      : integerFlag("explore", `--${flag}`, value, min);
   };
   const nodes = number("nodes", 1);
   const paths = number("paths", 0);
@@ -120,6 +157,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   if (nodes > 4) throw new UsageError("--nodes must be at most 4: 5 has 302 DAGs", "explore");
   if (paths > 4) throw new UsageError("--paths must be at most 4", "explore");
   const dag = values.dag === undefined ? undefined : readDagFile(values.dag);
+  const out = values.out === undefined ? null : new CounterexampleFolder(values.out);
   if (values.driver !== undefined) {
     const timeoutMs =
       values["driver-timeout"] === undefined
@@ -132,6 +170,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
       depth,
       format,
       output,
+      out,
     );
   }
   const wasm = await loadEngine();
@@ -150,10 +189,19 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   const onDistinct = values.faults
     ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
     : undefined;
-  const result = explore(dagSubject({ nodes, paths, dag }, wasm), depth, {
-    onProgress,
-    onDistinct,
-  });
+  const configuration: DagConfiguration = { nodes, paths, dag };
+  const result = explore(dagSubject(configuration, wasm), depth, { onProgress, onDistinct });
+  const counterexamples: Counterexample[] = [];
+  for (const { rule, state, times } of result.findings) {
+    const journal = await shrinkFailure(state.dag, loggedEvents(state), wasm);
+    counterexamples.push({
+      rule,
+      dag: state.dag,
+      times,
+      journal,
+      rules: rulesOf(state.dag, journal, rule),
+    });
+  }
   let sensitivity: Sensitivity | null = null;
   if (values.faults) {
     sensitivity = emptySensitivity();
@@ -162,71 +210,63 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
       await checkRestarts(sensitivity, wasm, journal.dag, journal.events);
     }
   }
+  const verdicts: MutantVerdict[] = [];
+  if (values.mutants) {
+    for (const mutant of DAG_MUTANTS) {
+      progress?.write(`\r\u001b[Khunting mutant ${mutant.name}`);
+      verdicts.push(await huntMutant(configuration, depth, mutant));
+    }
+  }
   progress?.write("\r\u001b[K");
-  const configuration = {
+  const explored: ExploredConfiguration = {
     model,
     dags:
       dag === undefined
         ? { nodes: `1 to ${nodes}`, count: dagsUpTo(nodes).length }
-        : { file: values.dag, shape: shapeOf(dag) },
+        : { file: values.dag as string, shape: shapeOf(dag) },
     paths,
   };
   if (format === "json") {
-    const shown = { ...evidence(configuration, depth, result), sensitivity };
+    const shown = {
+      ...evidence(explored, depth, result, counterexamples),
+      sensitivity,
+      ...(values.mutants ? { mutants: mutantsEvidence(verdicts) } : {}),
+    };
     output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
-    output.stdout(text(configuration, depth, result));
+    output.stdout(explorationText(explored, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+    if (values.mutants) output.stdout(mutantsText(verdicts, depth));
+  }
+  if (out !== null) {
+    for (const [i, { rule, dag, journal }] of counterexamples.entries()) {
+      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(dag, journal));
+    }
+    for (const { mutant, kill } of verdicts) {
+      if (kill !== null)
+        out.write(`mutant-${mutant.name}.jsonl`, journalBytes(kill.dag, kill.journal));
+    }
+    if (format === "text" && out.written.length > 0) {
+      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
+    }
   }
   const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  return result.findings.length === 0 && !restartsDiffer
+  const survivors = verdicts.some((verdict) => verdict.kill === null);
+  return result.findings.length === 0 && !restartsDiffer && !survivors
     ? ExitCode.conformant
     : ExitCode.notConformant;
 }
 
-function evidence(configuration: object, depth: number, result: Exploration<ModelState>) {
-  return {
-    configuration,
-    bound: { depth },
-    initialStates: result.initialStates,
-    states: result.states,
-    distinctStates: result.distinctStates,
-    transitions: result.transitions,
-    depthReached: result.depthReached,
-    seconds: result.seconds,
-    distinctStatesPerSecond: Math.round(result.distinctStates / result.seconds),
-    findings: result.findings.map((finding) => ({
-      dag: finding.from,
-      rule: finding.rule,
-      journal: loggedEvents(finding.state),
-    })),
-  };
+/** The rules each record of a counterexample breaks, an engine difference on its last. */
+function rulesOf(dag: Dag, journal: readonly unknown[], rule: string): string[][] {
+  const rules = rulesByRecord(audit(dag, journal), journal);
+  if (rule === ENGINES_DIFFER) rules.at(-1)?.push(ENGINES_DIFFER);
+  return rules;
 }
 
-function text(
-  configuration: { dags: object; paths: number },
-  depth: number,
-  result: Exploration<ModelState>,
-): string {
-  const dags =
-    "file" in configuration.dags
-      ? `the DAG of ${(configuration.dags as { file: string }).file}`
-      : `every DAG of ${(configuration.dags as { nodes: string }).nodes} nodes (${(configuration.dags as { count: number }).count}, up to isomorphism)`;
-  const lines = [
-    `statefold explore --model dag: ${dags}, surfaces from ${configuration.paths} path${configuration.paths === 1 ? "" : "s"}, depth ${depth}`,
-    `  ${count(result.initialStates)} initial states, ${count(result.states)} states, ${count(result.distinctStates)} distinct, ${count(result.transitions)} transitions, depth reached ${result.depthReached}`,
-    `  ${count(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
-  ];
-  if (result.findings.length === 0) {
-    lines.push(
-      "✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed",
-    );
-  }
-  for (const finding of result.findings) {
-    lines.push(`✗ ${finding.rule} (DAG ${finding.from}), after:`);
-    for (const event of loggedEvents(finding.state)) lines.push(`    ${JSON.stringify(event)}`);
-  }
-  return `${lines.join("\n")}\n`;
+/** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
+function slug(rule: string): string {
+  return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
 /** Drives the runtime through every explored state and action; exit 1 on a divergence, 2 when the driver fails. */
@@ -237,6 +277,7 @@ async function refineThroughDriver(
   depth: number,
   format: "text" | "json",
   output: CliOutput,
+  out: CounterexampleFolder | null,
 ): Promise<number> {
   const driver = Driver.start(command, timeoutMs);
   let refinement: Refinement;
@@ -249,59 +290,52 @@ async function refineThroughDriver(
   } finally {
     driver.close();
   }
-  const { sequences, actionsDriven, divergence } = refinement;
+  const { divergence } = refinement;
   if (format === "json") {
     output.stdout(
       `${JSON.stringify({ driver: command, bound: { depth }, ...refinement }, null, 2)}\n`,
     );
   } else {
-    const lines = [
-      `statefold explore --driver ${command}: depth ${depth}, ${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
-    ];
-    if (divergence === null) {
-      lines.push(
-        "✓ the runtime journaled what the model logs and refused what it rejects, everywhere",
-      );
-    } else {
-      lines.push(
-        `✗ the runtime diverges from the model (DAG ${divergence.dag}): ${divergence.why}`,
-      );
-      lines.push("  the shortest actions that show it:");
-      for (const action of divergence.actions) lines.push(`    ${JSON.stringify(action)}`);
-      lines.push(`  the model: ${JSON.stringify(divergence.expected)}`);
-      lines.push(`  the runtime: ${JSON.stringify(divergence.got)}`);
+    output.stdout(refinementText(command, depth, refinement));
+  }
+  if (divergence !== null && out !== null) {
+    const lines = divergence.actions.map((action) => JSON.stringify(action));
+    out.write("divergence-actions.jsonl", new TextEncoder().encode(`${lines.join("\n")}\n`));
+    if (format === "text") {
+      output.stdout(`Counterexample written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
-    output.stdout(`${lines.join("\n")}\n`);
   }
   return divergence === null ? ExitCode.conformant : ExitCode.notConformant;
 }
 
-/** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
-function sensitivityText(sensitivity: Sensitivity): string {
-  const lines = ["Faults, each injected at every place in every distinct state's journal:"];
-  for (const fault of FAULT_CLASSES) {
-    const tally = sensitivity.faults[fault];
-    const rules = Object.entries(tally.byRule)
-      .sort(([, a], [, b]) => b - a)
-      .map(([rule, n]) => `${rule} ${count(n)}`)
-      .join(", ");
-    lines.push(
-      `  ${fault.padEnd(11)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
-    );
-    if (tally.smallestMasked !== null) {
-      lines.push(`              smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
+/**
+ * The folder of `--out`: made if missing; each counterexample a file of its own, never written
+ * over one that is already there (what the user has is not lost).
+ */
+class CounterexampleFolder {
+  readonly written: string[] = [];
+
+  constructor(readonly folder: string) {
+    if (existsSync(folder) && !statSync(folder).isDirectory()) {
+      throw new UsageError(
+        `--out ${folder} is a file: give a folder for the counterexamples`,
+        "explore",
+      );
     }
   }
-  const { checked, differing, firstDiffering } = sensitivity.restarts;
-  lines.push(
-    differing === 0
-      ? `  restart     ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
-      : `✗ restart     ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
-  );
-  return `${lines.join("\n")}\n`;
-}
 
-/** A whole number with its thousands grouped: 44,857. */
-function count(value: number): string {
-  return value.toLocaleString("en-US");
+  write(name: string, bytes: Uint8Array): void {
+    mkdirSync(this.folder, { recursive: true });
+    const path = join(this.folder, name);
+    try {
+      writeFileSync(path, bytes, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      throw new UsageError(
+        `${path} is already there: explore never writes over a file; give --out an empty folder`,
+        "explore",
+      );
+    }
+    this.written.push(name);
+  }
 }

@@ -24,8 +24,10 @@ export interface Finding<State> {
   /** The initial state's name. */
   readonly from: string;
   readonly rule: string;
-  /** The state the finding is about (a step's end). */
+  /** The first state found to break the rule (a step's end). */
   readonly state: State;
+  /** How many times the rule was found broken, this first time included. */
+  readonly times: number;
 }
 
 export interface Exploration<State> {
@@ -36,18 +38,18 @@ export interface Exploration<State> {
   readonly transitions: number;
   /** The longest action sequence that reached a new state. */
   readonly depthReached: number;
+  /** One per rule broken, in the order first found. */
   readonly findings: readonly Finding<State>[];
   readonly seconds: number;
 }
-
-/** How many findings are kept (all are counted by the caller's rules failing, the first kept). */
-const FINDINGS_KEPT = 100;
 
 export interface ExploreOptions<State> {
   /** Told the distinct states so far after each level. */
   readonly onProgress?: (distinctStates: number) => void;
   /** Handed every distinct state, as it is found (the initial ones included). */
   readonly onDistinct?: (state: State) => void;
+  /** Ends the exploration at its first finding (a search for one, not a census). */
+  readonly stopAtFinding?: boolean;
 }
 
 export function explore<State>(
@@ -55,18 +57,22 @@ export function explore<State>(
   depth: number,
   options: ExploreOptions<State> = {},
 ): Exploration<State> {
-  const { onProgress, onDistinct } = options;
+  const { onProgress, onDistinct, stopAtFinding = false } = options;
   const started = performance.now();
   let initialStates = 0;
   let states = 0;
   let distinctStates = 0;
   let transitions = 0;
   let depthReached = 0;
-  const findings: Finding<State>[] = [];
+  const findings = new Map<string, { from: string; rule: string; state: State; times: number }>();
   const note = (from: string, rule: string | null, state: State) => {
-    if (rule !== null && findings.length < FINDINGS_KEPT) findings.push({ from, rule, state });
+    if (rule === null) return;
+    const known = findings.get(rule);
+    if (known === undefined) findings.set(rule, { from, rule, state, times: 1 });
+    else known.times += 1;
   };
-  for (const { name, state } of subject.initialStates()) {
+  const done = () => stopAtFinding && findings.size > 0;
+  search: for (const { name, state } of subject.initialStates()) {
     initialStates += 1;
     states += 1;
     // Keys are per initial state: two configurations' states never meet.
@@ -74,6 +80,7 @@ export function explore<State>(
     distinctStates += 1;
     note(name, subject.checkState?.(state) ?? null, state);
     onDistinct?.(state);
+    if (done()) break;
     let frontier: State[] = [state];
     for (let level = 1; level <= depth && frontier.length > 0; level++) {
       const next: State[] = [];
@@ -82,6 +89,7 @@ export function explore<State>(
           transitions += 1;
           states += 1;
           note(name, subject.checkStep(before, after), after);
+          if (done()) break search;
           const key = subject.key(after);
           if (seen.has(key)) continue;
           seen.add(key);
@@ -89,6 +97,7 @@ export function explore<State>(
           depthReached = Math.max(depthReached, level);
           note(name, subject.checkState?.(after) ?? null, after);
           onDistinct?.(after);
+          if (done()) break search;
           next.push(after);
         }
       }
@@ -102,7 +111,7 @@ export function explore<State>(
     distinctStates,
     transitions,
     depthReached,
-    findings,
+    findings: [...findings.values()],
     seconds: (performance.now() - started) / 1000,
   };
 }

@@ -1,8 +1,13 @@
 /**
  * `statefold explore` (docs/explore.md): the summary and the evidence of a tiny exploration, a
- * DAG file explored alone, and usage errors.
+ * DAG file explored alone, usage errors, the mutants with their counterexamples written to a
+ * folder, and the refinement check through a driver.
  */
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { DAG_MUTANTS } from "../../src/explore/dag/mutants.js";
 import { type CliRun, statefoldInProcess } from "./cli-process.js";
 
 const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
@@ -60,6 +65,55 @@ describe("statefold explore", () => {
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toContain(message);
     }
+  });
+});
+
+describe("statefold explore --mutants", () => {
+  it("kills every mutant, shows each one's shrunk journal, and writes it where --out says, never over a file", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "statefold-explore-")), "counterexamples");
+    const result = await run("explore", "--nodes", "2", "--depth", "5", "--mutants", "--out", out);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      `Mutants of the reference, each explored to depth 5 beside it: ${DAG_MUTANTS.length} of ${DAG_MUTANTS.length} killed`,
+    );
+    expect(result.stdout).toContain(
+      "  ✓ killed dispatch-ignores-dependencies: dispatch does not check that the node's dependencies are proven\n" +
+        "    told apart by legality, on a journal of the mutant's actions on DAG a; b<-a (1 record):\n" +
+        '      1  {"kind":"dispatched","id":"b"}   the reference: scheduleCorrect (b) · legality (dependencies-not-proven); the mutant: scheduleCorrect (b)\n',
+    );
+    expect(readdirSync(out).sort()).toEqual(
+      DAG_MUTANTS.map(({ name }) => `mutant-${name}.jsonl`).sort(),
+    );
+    // Each written counterexample is a journal statefold audits: here, what the reference says of it.
+    const audited = await run("audit", join(out, "mutant-dispatch-ignores-dependencies.jsonl"));
+    expect(audited.code).toBe(1);
+    expect(audited.stdout).toContain("dependencies-not-proven");
+
+    const again = await run("explore", "--nodes", "1", "--depth", "4", "--mutants", "--out", out);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain("is already there: explore never writes over a file");
+  });
+
+  it("names the mutants that survive the bound as findings (exit 1), in the evidence too", async () => {
+    const result = await run(
+      "explore",
+      "--nodes",
+      "1",
+      "--depth",
+      "1",
+      "--mutants",
+      "--format",
+      "json",
+    );
+    expect(result.code).toBe(1);
+    const { mutants } = JSON.parse(result.stdout);
+    expect(mutants.total).toBe(DAG_MUTANTS.length);
+    expect(mutants.killed).toBeLessThan(mutants.total);
+    const timeout = mutants.mutants.find(
+      ({ name }: { name: string }) => name === "gate-timeout-passes",
+    );
+    expect(timeout).toMatchObject({ killed: false });
+    expect(timeout.journal).toBeUndefined();
   });
 });
 

@@ -5,15 +5,16 @@
  * driven through the sequence and then the action, and must journal exactly the event the model
  * logs (compared as the model compares events: extra fields such as timestamps do not matter,
  * and a surface is a set), or refuse exactly where the model rejects, with the same reason; and
- * what it journals must be strictly conformant. The first divergence is shrunk — actions before
- * it removed while the model still accepts the rest and the runtime still diverges the same
- * way — and returned as the counterexample.
+ * what it journals must be strictly conformant. The first divergence is shrunk — actions removed
+ * while the runtime still diverges the same way at the last of them — and returned as the
+ * counterexample.
  */
 import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
 import type { KnownEvent } from "../../models/dag/events.js";
 import { initialState, type ModelState, surfacePaths } from "../../models/dag/state.js";
 import type { Driver, DriverAnswer } from "../driver.js";
+import { shrink } from "../shrink.js";
 import {
   actionOf,
   applyCall,
@@ -78,7 +79,11 @@ export async function refine(
             const answers = await drive(dag, sequence);
             const diverged = divergenceOf(dag, sequence, answers);
             if (diverged !== null) {
-              return { sequences, actionsDriven, divergence: await shrink(dag, diverged, drive) };
+              return {
+                sequences,
+                actionsDriven,
+                divergence: await shrinkDivergence(dag, diverged, drive),
+              };
             }
             const result = applyCall(state, call, node.id);
             if (result.outcome !== "ok") continue;
@@ -166,19 +171,24 @@ function sameEvent(line: unknown, event: KnownEvent): boolean {
   return have !== null && have.size === want.size && [...want].every((path) => have.has(path));
 }
 
-/** Removes the actions before the last one while the same divergence remains. */
-async function shrink(
+/**
+ * The divergence shrunk: actions removed while the runtime still diverges the same way at the
+ * last of them, so no single action can be removed without losing it.
+ */
+async function shrinkDivergence(
   dag: Dag,
   divergence: Divergence,
   drive: (dag: Dag, actions: readonly Action[]) => Promise<DriverAnswer[]>,
 ): Promise<Divergence> {
-  let best = divergence;
-  for (let i = best.actions.length - 2; i >= 0; i--) {
-    const shorter = [...best.actions.slice(0, i), ...best.actions.slice(i + 1)];
-    const again = divergenceOf(dag, shorter, await drive(dag, shorter));
-    if (again !== null && again.actions.length === shorter.length && again.why === best.why) {
-      best = again;
-    }
-  }
-  return best;
+  const divergenceAt = async (actions: readonly Action[]) => {
+    const again = divergenceOf(dag, actions, await drive(dag, actions));
+    return again !== null && again.actions.length === actions.length && again.why === divergence.why
+      ? again
+      : null;
+  };
+  const actions = await shrink(
+    divergence.actions,
+    async (actions) => (await divergenceAt(actions)) !== null,
+  );
+  return (await divergenceAt(actions)) ?? divergence;
 }

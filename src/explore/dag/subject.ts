@@ -8,7 +8,6 @@
  * reference's audit and get the very same report from the WebAssembly engine.
  */
 import type { Engine } from "../../engine.js";
-import { audit } from "../../models/dag/audit.js";
 import { type Dag, makeDag } from "../../models/dag/dag.js";
 import type { KnownEvent } from "../../models/dag/events.js";
 import { STEP_INVARIANTS } from "../../models/dag/invariants.js";
@@ -34,6 +33,7 @@ import {
   widenSurface,
 } from "../../models/dag/transitions.js";
 import type { Subject } from "../explore.js";
+import { failureOf } from "./counterexample.js";
 import { dagsUpTo } from "./dags.js";
 
 export interface DagConfiguration {
@@ -43,6 +43,9 @@ export interface DagConfiguration {
   /** Surface paths `p0` … to widen by. */
   readonly paths: number;
 }
+
+/** The configuration and bound `statefold explore` takes when no flag says otherwise. */
+export const DAG_DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
 
 /** One public transition with its argument, as a driver is asked to perform it. */
 export interface DagCall {
@@ -137,14 +140,7 @@ export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subj
       return null;
     },
     checkState(state) {
-      const events = loggedEvents(state);
-      const report = audit(state.dag, events);
-      if (!report.strictlyConformant) return "the reference's audit: not strictly conformant";
-      if (wasm === undefined) return null;
-      const other = wasm.audit(state.dag, events);
-      return JSON.stringify(other) === JSON.stringify(report)
-        ? null
-        : "engines differ: the WebAssembly engine's report is not the reference's";
+      return failureOf(state.dag, loggedEvents(state), wasm)?.rule ?? null;
     },
   };
 }

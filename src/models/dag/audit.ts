@@ -21,22 +21,28 @@ import {
   type Report,
   type StepVerdict,
 } from "./report.js";
-import { initialState, type ModelState, STATUSES, type Status } from "./state.js";
+import { initialState, type ModelState, type Semantics, STATUSES, type Status } from "./state.js";
 import { eventLegality } from "./transitions.js";
 
-export function audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
-  const { final, fault } = foldUntilFault(dag, events);
+/** `semantics` are the reference's when not given; explore's mutants give their own. */
+export function audit(
+  dag: Dag,
+  events: readonly unknown[],
+  source: AuditSource = {},
+  semantics?: Semantics,
+): Report {
+  const { final, fault } = foldUntilFault(dag, events, semantics);
   const valid = fault === null ? events : events.slice(0, fault.index);
   const lineOf = (index: number) =>
     source.lines === undefined ? {} : { line: source.lines[index] as number };
 
   const stepVerdict = (name: StepInvariantName): StepVerdict => {
-    const violation = firstViolation(name, dag, valid);
+    const violation = firstViolation(name, dag, valid, semantics);
     return violation === null
       ? { holds: true }
       : { holds: false, index: violation.index, ...lineOf(violation.index), node: violation.node };
   };
-  const tampered = unjustifiedProvenNodes(dag, valid);
+  const tampered = unjustifiedProvenNodes(dag, valid, semantics);
   const invariants: InvariantsReport = {
     phaseMonotonic: stepVerdict("phaseMonotonic"),
     noPendingProven: stepVerdict("noPendingProven"),
@@ -48,7 +54,7 @@ export function audit(dag: Dag, events: readonly unknown[], source: AuditSource 
 
   const illegal: IllegalEvent[] = [];
   let illegalCount = 0;
-  for (const { index, event, before } of trajectory(dag, valid)) {
+  for (const { index, event, before } of trajectory(dag, valid, semantics)) {
     const reason = eventLegality(before, event);
     if (reason === null) continue;
     illegalCount += 1;
@@ -81,13 +87,15 @@ export function audit(dag: Dag, events: readonly unknown[], source: AuditSource 
   };
 }
 
-function foldUntilFault(
+/** The last state the fold reaches, and the integrity fault that stopped it if one did. */
+export function foldUntilFault(
   dag: Dag,
   events: readonly unknown[],
+  semantics?: Semantics,
 ): { final: ModelState; fault: LogIntegrityError | null } {
-  let final = initialState(dag);
+  let final = initialState(dag, semantics);
   try {
-    for (const step of trajectory(dag, events)) final = step.after;
+    for (const step of trajectory(dag, events, semantics)) final = step.after;
     return { final, fault: null };
   } catch (error) {
     if (error instanceof LogIntegrityError) return { final, fault: error };

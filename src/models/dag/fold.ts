@@ -14,6 +14,7 @@ import {
   logLength,
   type ModelState,
   type NodeState,
+  type Semantics,
   surfacePayload,
 } from "./state.js";
 
@@ -21,21 +22,21 @@ export function transitionEvent(state: ModelState, event: unknown): ModelState {
   const position = locate(state, event);
   const wellFormed = event as KnownEvent;
   const before = state.nodes[position] as NodeState;
-  const after = applyEvent(before, wellFormed);
+  const after = (state.semantics?.effect ?? applyEvent)(before, wellFormed);
   if (after.deposit !== null) Object.freeze(after.deposit);
   const nodes = state.nodes.slice();
   nodes[position] = Object.freeze(after);
   return Object.freeze({
-    dag: state.dag,
+    ...state,
     nodes: Object.freeze(nodes),
     log: Object.freeze({ event: wellFormed, length: logLength(state) + 1, earlier: state.log }),
   });
 }
 
-export function replay(dag: Dag, events: readonly unknown[]): ModelState {
+export function replay(dag: Dag, events: readonly unknown[], semantics?: Semantics): ModelState {
   // A plain loop, not reduce: reduce skips the holes of a sparse array, and a hole is an event
   // (undefined, so malformed) like any other.
-  let state = initialState(dag);
+  let state = initialState(dag, semantics);
   for (const event of events) state = transitionEvent(state, event);
   return state;
 }
@@ -60,7 +61,8 @@ function locate(state: ModelState, event: unknown): number {
   return position;
 }
 
-function applyEvent(node: NodeState, event: KnownEvent): NodeState {
+/** What a well-formed event does to its node (the reference's `Semantics.effect`). */
+export function applyEvent(node: NodeState, event: KnownEvent): NodeState {
   switch (event.kind) {
     case "dispatched":
       return { ...node, status: "dispatched" };

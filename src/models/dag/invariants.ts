@@ -12,7 +12,13 @@
 import type { Dag } from "./dag.js";
 import type { KnownEvent } from "./events.js";
 import { transitionEvent } from "./fold.js";
-import { initialState, keepsSurface, loggedEvents, type ModelState } from "./state.js";
+import {
+  initialState,
+  keepsSurface,
+  loggedEvents,
+  type ModelState,
+  type Semantics,
+} from "./state.js";
 import { dependenciesProven } from "./transitions.js";
 
 export interface Step {
@@ -23,8 +29,12 @@ export interface Step {
 }
 
 /** The steps of the trajectory of `events`, one per event, in order. */
-export function* trajectory(dag: Dag, events: Iterable<unknown>): Generator<Step> {
-  let before = initialState(dag);
+export function* trajectory(
+  dag: Dag,
+  events: Iterable<unknown>,
+  semantics?: Semantics,
+): Generator<Step> {
+  let before = initialState(dag, semantics);
   let index = 0;
   for (const event of events) {
     const after = transitionEvent(before, event);
@@ -106,11 +116,12 @@ export function firstViolation(
   name: StepInvariantName,
   dag: Dag,
   events: Iterable<unknown>,
+  semantics?: Semantics,
 ): Violation | null {
   const invariant: StepInvariant = STEP_INVARIANTS[name];
   // The initial state (every node queued, nothing deposited) satisfies every state check, so the
   // trajectory's states after each event are the ones that can fail.
-  for (const step of trajectory(dag, events)) {
+  for (const step of trajectory(dag, events, semantics)) {
     const node = invariant.inStep?.(step) ?? invariant.inState?.(step.after) ?? null;
     if (node !== null) return { index: step.index, node };
   }
@@ -118,9 +129,13 @@ export function firstViolation(
 }
 
 /** Nodes proven in the final state with no logged pass for them anywhere in the log, in DAG order. */
-export function unjustifiedProvenNodes(dag: Dag, events: Iterable<unknown>): string[] {
-  let final = initialState(dag);
-  for (const step of trajectory(dag, events)) final = step.after;
+export function unjustifiedProvenNodes(
+  dag: Dag,
+  events: Iterable<unknown>,
+  semantics?: Semantics,
+): string[] {
+  let final = initialState(dag, semantics);
+  for (const step of trajectory(dag, events, semantics)) final = step.after;
   const passed = new Set(
     loggedEvents(final)
       .filter(

@@ -3,7 +3,8 @@
  * that shares the unchanged node states with its predecessor.
  */
 import type { Dag } from "./dag.js";
-import type { Event } from "./events.js";
+import type { Event, KnownEvent } from "./events.js";
+import type { Refusal } from "./transitions.js";
 
 export const STATUSES = [
   "queued",
@@ -53,6 +54,20 @@ export interface ModelState {
   /** One state per DAG node, in DAG order. */
   readonly nodes: readonly NodeState[];
   readonly log: EventLog;
+  /** Absent on the reference's states: they follow docs/models/dag.md. */
+  readonly semantics?: Semantics;
+}
+
+/**
+ * The model's meaning, in the two places explore's mutants change it (docs/explore.md,
+ * "Mutants"): what a well-formed event does to its node (the fold), and why the public API
+ * refuses the transition that would log an event (the preconditions, which also judge legality).
+ * A state carries the semantics that made it, so every transition from it, and the fold of a
+ * journal started from it, keep them.
+ */
+export interface Semantics {
+  readonly effect: (node: NodeState, event: KnownEvent) => NodeState;
+  readonly refusal: (state: ModelState, node: NodeState, event: KnownEvent) => Refusal | null;
 }
 
 const QUEUED: NodeState = Object.freeze({
@@ -62,8 +77,11 @@ const QUEUED: NodeState = Object.freeze({
   surface: Object.freeze([]),
 });
 
-export function initialState(dag: Dag): ModelState {
-  return Object.freeze({ dag, nodes: Object.freeze(dag.nodes.map(() => QUEUED)), log: null });
+export function initialState(dag: Dag, semantics?: Semantics): ModelState {
+  const nodes = Object.freeze(dag.nodes.map(() => QUEUED));
+  return Object.freeze(
+    semantics === undefined ? { dag, nodes, log: null } : { dag, nodes, log: null, semantics },
+  );
 }
 
 export function nodeState(state: ModelState, id: string): NodeState | undefined {

@@ -25,8 +25,11 @@ export type RejectionReason =
   | "already-terminal"
   | "invalid-surface";
 
+/** Why the public API refuses a transition on a node it knows. */
+export type Refusal = Exclude<RejectionReason, "unknown-node">;
+
 /** Why a logged event is illegal: an API rejection, or a surface event that drops paths. */
-export type IllegalityReason = Exclude<RejectionReason, "unknown-node"> | "surface-shrinks";
+export type IllegalityReason = Refusal | "surface-shrinks";
 
 export type Outcome = "ok" | { readonly rejected: RejectionReason };
 
@@ -78,17 +81,20 @@ export function widenSurface(state: ModelState, id: string, surface: unknown): T
 function attempt(state: ModelState, id: string, event: KnownEvent): TransitionResult {
   const node = nodeState(state, id);
   if (node === undefined) return { state, outcome: { rejected: "unknown-node" } };
-  const rejected = precondition(state, node, event);
+  const rejected = (state.semantics?.refusal ?? precondition)(state, node, event);
   if (rejected !== null) return { state, outcome: { rejected } };
   return { state: transitionEvent(state, event), outcome: "ok" };
 }
 
-/** The checks of docs/models/dag.md, "Transitions", for the transition that logs `event`, given the named node's state. */
-function precondition(
+/**
+ * The checks of docs/models/dag.md, "Transitions", for the transition that logs `event`, given
+ * the named node's state (the reference's `Semantics.refusal`).
+ */
+export function precondition(
   state: ModelState,
   node: NodeState,
   event: KnownEvent,
-): Exclude<RejectionReason, "unknown-node"> | null {
+): Refusal | null {
   const kind: EventKind = event.kind;
   switch (kind) {
     case "dispatched":
@@ -125,7 +131,7 @@ function precondition(
  */
 export function eventLegality(state: ModelState, event: KnownEvent): IllegalityReason | null {
   const node = nodeState(state, event.id) as NodeState;
-  const rejected = precondition(state, node, event);
+  const rejected = (state.semantics?.refusal ?? precondition)(state, node, event);
   if (rejected !== null || event.kind !== "surface-widened") return rejected;
   return keepsSurface(surfacePayload(event.surface), node.surface) ? null : "surface-shrinks";
 }

@@ -1,0 +1,226 @@
+/**
+ * What `statefold explore` prints (docs/explore.md, "Output"): the exploration's summary, each
+ * finding as its shrunk journal with the rules each record breaks, the fault matrix, the
+ * mutants, and a driver's divergence — as text, and as the `--format json` evidence.
+ */
+
+import { FAULT_CLASSES, type Sensitivity } from "../explore/dag/faults.js";
+import type { MutantVerdict } from "../explore/dag/mutants.js";
+import type { Refinement } from "../explore/dag/refine.js";
+import { shapeOf } from "../explore/dag/subject.js";
+import type { Exploration } from "../explore/explore.js";
+import type { Dag } from "../models/dag/dag.js";
+import type { NodeState } from "../models/dag/state.js";
+
+/** The configuration as the evidence records it. */
+export interface ExploredConfiguration {
+  readonly model: string;
+  readonly dags:
+    | { readonly nodes: string; readonly count: number }
+    | { readonly file: string; readonly shape: string };
+  readonly paths: number;
+}
+
+/** A finding shrunk to its counterexample: a journal, and the rules each record breaks. */
+export interface Counterexample {
+  readonly rule: string;
+  readonly dag: Dag;
+  /** How many times exploration found the rule broken. */
+  readonly times: number;
+  readonly journal: readonly unknown[];
+  readonly rules: readonly (readonly string[])[];
+}
+
+export function evidence(
+  configuration: ExploredConfiguration,
+  depth: number,
+  result: Exploration<unknown>,
+  counterexamples: readonly Counterexample[],
+) {
+  return {
+    configuration,
+    bound: { depth },
+    initialStates: result.initialStates,
+    states: result.states,
+    distinctStates: result.distinctStates,
+    transitions: result.transitions,
+    depthReached: result.depthReached,
+    seconds: result.seconds,
+    distinctStatesPerSecond: Math.round(result.distinctStates / result.seconds),
+    findings: counterexamples.map(({ rule, dag, times, journal, rules }) => ({
+      rule,
+      dag: shapeOf(dag),
+      times,
+      journal,
+      rules,
+    })),
+  };
+}
+
+export function mutantsEvidence(verdicts: readonly MutantVerdict[]) {
+  return {
+    killed: verdicts.filter((verdict) => verdict.kill !== null).length,
+    total: verdicts.length,
+    mutants: verdicts.map(({ mutant, distinctStates, kill }) => ({
+      name: mutant.name,
+      description: mutant.description,
+      killed: kill !== null,
+      distinctStates,
+      ...(kill === null
+        ? {}
+        : {
+            madeBy: kill.madeBy,
+            dag: shapeOf(kill.dag),
+            differs: kill.differs,
+            journal: kill.journal,
+            reference: kill.reference,
+            mutant: kill.mutant,
+          }),
+    })),
+  };
+}
+
+export function explorationText(
+  configuration: ExploredConfiguration,
+  depth: number,
+  result: Exploration<unknown>,
+  counterexamples: readonly Counterexample[],
+): string {
+  const { dags } = configuration;
+  const explored =
+    "file" in dags
+      ? `the DAG of ${dags.file}`
+      : `every DAG of ${dags.nodes} nodes (${dags.count}, up to isomorphism)`;
+  const lines = [
+    `statefold explore --model ${configuration.model}: ${explored}, surfaces from ${configuration.paths} path${configuration.paths === 1 ? "" : "s"}, depth ${depth}`,
+    `  ${count(result.initialStates)} initial states, ${count(result.states)} states, ${count(result.distinctStates)} distinct, ${count(result.transitions)} transitions, depth reached ${result.depthReached}`,
+    `  ${count(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
+  ];
+  if (counterexamples.length === 0) {
+    lines.push(
+      "✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed",
+    );
+  }
+  for (const { rule, dag, times, journal, rules } of counterexamples) {
+    lines.push(
+      `✗ ${rule} on DAG ${shapeOf(dag)}, found ${count(times)} time${times === 1 ? "" : "s"}; shrunk to ${records(journal.length)}:`,
+    );
+    lines.push(...journalLines(journal, (i) => brokenText(rules[i] ?? [])));
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
+export function sensitivityText(sensitivity: Sensitivity): string {
+  const lines = ["Faults, each injected at every place in every distinct state's journal:"];
+  for (const fault of FAULT_CLASSES) {
+    const tally = sensitivity.faults[fault];
+    const rules = Object.entries(tally.byRule)
+      .sort(([, a], [, b]) => b - a)
+      .map(([rule, n]) => `${rule} ${count(n)}`)
+      .join(", ");
+    lines.push(
+      `  ${fault.padEnd(11)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
+    );
+    if (tally.smallestMasked !== null) {
+      lines.push(`              smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
+    }
+  }
+  const { checked, differing, firstDiffering } = sensitivity.restarts;
+  lines.push(
+    differing === 0
+      ? `  restart     ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
+      : `✗ restart     ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
+export function mutantsText(verdicts: readonly MutantVerdict[], depth: number): string {
+  const killed = verdicts.filter((verdict) => verdict.kill !== null).length;
+  const lines = [
+    `Mutants of the reference, each explored to depth ${depth} beside it: ${killed} of ${verdicts.length} killed`,
+  ];
+  for (const { mutant, distinctStates, kill } of verdicts) {
+    if (kill === null) {
+      lines.push(
+        `✗ survived ${mutant.name}: ${mutant.description}`,
+        `    not told apart from the reference in ${count(distinctStates)} pairs of states: the bound, or the rules, are too weak to see it`,
+      );
+      continue;
+    }
+    lines.push(
+      `  ✓ killed ${mutant.name}: ${mutant.description}`,
+      `    told apart by ${kill.differs}, on a journal of the ${kill.madeBy}'s actions on DAG ${shapeOf(kill.dag)} (${records(kill.journal.length)}):`,
+    );
+    lines.push(
+      ...journalLines(kill.journal, (i) => {
+        const reference = kill.reference.rules[i] ?? [];
+        const mutated = kill.mutant.rules[i] ?? [];
+        if (reference.join() === mutated.join()) return "";
+        return `the reference: ${reference.join(" · ") || "—"}; the mutant: ${mutated.join(" · ") || "—"}`;
+      }),
+    );
+    for (const [i, node] of kill.dag.nodes.entries()) {
+      const reference = nodeText(kill.reference.nodes[i]);
+      const mutated = nodeText(kill.mutant.nodes[i]);
+      if (reference !== mutated) {
+        lines.push(
+          `      then ${node.id} is, by the reference: ${reference}; by the mutant: ${mutated}`,
+        );
+      }
+    }
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+export function refinementText(command: string, depth: number, refinement: Refinement): string {
+  const { sequences, actionsDriven, divergence } = refinement;
+  const lines = [
+    `statefold explore --driver ${command}: depth ${depth}, ${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
+  ];
+  if (divergence === null) {
+    lines.push(
+      "✓ the runtime journaled what the model logs and refused what it rejects, everywhere",
+    );
+  } else {
+    lines.push(`✗ the runtime diverges from the model (DAG ${divergence.dag}): ${divergence.why}`);
+    lines.push("  the shortest actions that show it:");
+    for (const action of divergence.actions) lines.push(`    ${JSON.stringify(action)}`);
+    lines.push(`  the model: ${JSON.stringify(divergence.expected)}`);
+    lines.push(`  the runtime: ${JSON.stringify(divergence.got)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** A journal, one numbered line per record, each followed by what `note` says of it. */
+function journalLines(journal: readonly unknown[], note: (index: number) => string): string[] {
+  const width = String(journal.length).length;
+  return journal.map((record, i) => {
+    const said = note(i);
+    const line = `      ${String(i + 1).padStart(width)}  ${JSON.stringify(record)}`;
+    return said === "" ? line : `${line}   ${said}`;
+  });
+}
+
+function brokenText(rules: readonly string[]): string {
+  return rules.length === 0 ? "" : `✗ ${rules.join(" · ")}`;
+}
+
+function nodeText(node: NodeState | undefined): string {
+  if (node === undefined) return "—";
+  const { status, phase, deposit } = node;
+  const held =
+    deposit === null
+      ? "no deposit"
+      : `deposit ${deposit.validation} (${deposit.mode}, phase ${deposit.phase})`;
+  return `${status}, phase ${phase}, ${held}, surface ${JSON.stringify(node.surface)}`;
+}
+
+function records(n: number): string {
+  return `${n} record${n === 1 ? "" : "s"}`;
+}
+
+/** A whole number with its thousands grouped: 44,857. */
+export function count(value: number): string {
+  return value.toLocaleString("en-US");
+}
