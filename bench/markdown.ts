@@ -6,6 +6,7 @@ import { EXECUTIVE_FAULT_KINDS } from "../src/generate/executive/journal.js";
 import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
 import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
 import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
+import type { ExploreRow } from "./explore.js";
 import {
   JS_AUDITOR_RATIO_MIN,
   OPERATIONS_PARSE_ONLY_RATIO_MIN,
@@ -26,6 +27,8 @@ export interface BenchmarkRun {
   readonly rows: readonly Row[];
   /** Each measured model's chart, relative to the markdown file. */
   readonly chartFiles: ReadonlyMap<BenchedModel, string>;
+  /** Explore's rows, when the run measured them. */
+  readonly explore?: readonly ExploreRow[];
 }
 
 /**
@@ -122,7 +125,27 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
     }),
     "",
     ...modelsOf(run.scales).flatMap((model) => modelPart(model, run)),
+    ...exploreTable(run.explore ?? []),
   ].join("\n");
+}
+
+/** Explore's distinct states per second on one core (bench/explore.ts), beside the fold's floor. */
+function exploreTable(rows: readonly ExploreRow[]): string[] {
+  if (rows.length === 0) return [];
+  const perSecond = (n: number, seconds: number) => count(Math.round(n / seconds));
+  return [
+    "## `statefold explore`",
+    "",
+    "One process, one core: each exploration timed whole, five rounds taking turns, the median. *Steps only* checks every step (legality, invariants) and audits no journal; *both engines* is `statefold explore` as it runs, every distinct state's journal audited by the reference and the WebAssembly engine; the *reference fold* replays every explored journal — one fold step is the least a transition costs.",
+    "",
+    "| model | configuration | distinct states | transitions | steps only: distinct states/s | transitions/s | both engines: distinct states/s | reference fold: events/s |",
+    "|---|---|--:|--:|--:|--:|--:|--:|",
+    ...rows.map(
+      (row) =>
+        `| ${row.model} | ${row.configuration} | ${count(row.distinctStates)} | ${count(row.transitions)} | ${perSecond(row.distinctStates, row.stepsOnlySeconds)} | ${perSecond(row.transitions, row.stepsOnlySeconds)} | ${perSecond(row.distinctStates, row.bothEnginesSeconds)} | ${perSecond(row.foldEvents, row.foldSeconds)} |`,
+    ),
+    "",
+  ];
 }
 
 function modelsOf(scales: readonly Scale[]): BenchedModel[] {

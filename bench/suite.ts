@@ -11,10 +11,11 @@
  * over the parse-only floor (bench:check) leaves it ~170 ns a line for scanning, folding and every
  * check.
  *
- * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --out FILE]
+ * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --explore --out FILE]
  * (a run of some scales or engines writes BENCHMARKS.md only when --out names it; the charts go
  * to bench/ beside the file it names). Each scale measures its model's WASM engine on JSONL
- * whatever --engines says: every ratio is to it.
+ * whatever --engines says: every ratio is to it. A complete run (or --explore) also measures
+ * explore's distinct states per second (bench/explore.ts).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -30,6 +31,7 @@ import {
   enginesOfModel,
   isEngineName,
 } from "./engines.js";
+import { type ExploreRow, measureExplore } from "./explore.js";
 import { scaleJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";
 import { benchmarksMarkdown, count, mib, ratio } from "./markdown.js";
@@ -46,6 +48,7 @@ const { values } = parseArgs({
     scales: { type: "string" },
     engines: { type: "string" },
     out: { type: "string" },
+    explore: { type: "boolean" },
   },
 });
 
@@ -58,6 +61,9 @@ const chosenEngines =
         return name;
       });
 const complete = scales.length === SCALES.length && chosenEngines.length === ENGINE_NAMES.length;
+/** Explore's rows: in a complete run, or when asked for. */
+const withExplore = complete || values.explore === true;
+const EXPLORE_ROUNDS = 5;
 /** The models of the scales run, in the scales' order: a chart each. */
 const models = [...new Set(scales.map((scale) => scale.model))];
 const out = values.out ?? (complete ? "BENCHMARKS.md" : null);
@@ -73,6 +79,7 @@ async function main(): Promise<void> {
   log(`statefold bench: ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
   const rows: Row[] = [];
   for (const scale of scales) rows.push(...(await runScale(scale)));
+  const exploreRows = withExplore ? await runExplore() : [];
 
   if (out !== null) {
     /** Each chart's path relative to the markdown file, as the markdown links it. */
@@ -97,6 +104,7 @@ async function main(): Promise<void> {
         journalBytes,
         rows,
         chartFiles,
+        explore: exploreRows,
       }),
     );
     log(`wrote ${out} and ${written.join(", ")}`);
@@ -155,6 +163,17 @@ async function runScale(scale: Scale): Promise<Row[]> {
     );
   }
   return scaleRows;
+}
+
+async function runExplore(): Promise<ExploreRow[]> {
+  log(`\nexplore: ${EXPLORE_ROUNDS} rounds in this process…`);
+  const exploreRows = await measureExplore(EXPLORE_ROUNDS);
+  for (const row of exploreRows) {
+    log(
+      `  ${row.model} (${row.configuration}): ${count(row.distinctStates)} distinct states; steps only ${count(Math.round(row.distinctStates / row.stepsOnlySeconds))}/s, both engines ${count(Math.round(row.distinctStates / row.bothEnginesSeconds))}/s; reference fold ${count(Math.round(row.foldEvents / row.foldSeconds))} events/s`,
+    );
+  }
+  return exploreRows;
 }
 
 function readsBytes(engine: EngineName): boolean {

@@ -19,6 +19,12 @@ import type { KernelExports } from "./kernel.js";
  */
 const BATCH_WORDS = 1 << 16;
 
+/**
+ * The buffer starts this small and doubles as records need (to a little over a batch): an audit
+ * of a few events — explore audits hundreds of thousands — then costs no half-megabyte buffer.
+ */
+const FIRST_WORDS = 1 << 10;
+
 /** Events encoded beforehand (the benchmark of the kernel alone): batches of whole records. */
 export interface EncodedEvents {
   readonly batches: readonly Uint32Array[];
@@ -79,7 +85,7 @@ function foldBatch(kernel: KernelExports, batch: Uint32Array, pathCount: number)
 
 /** Writes events as records into one reused buffer, handing each full batch to `emit`. */
 class RecordEncoder {
-  private words = new Uint32Array(2 * BATCH_WORDS);
+  private words = new Uint32Array(FIRST_WORDS);
   private length = 0;
   readonly pathIds = new Map<string, number>();
   readonly surfaces: unknown[];

@@ -10,7 +10,7 @@
 import type { Engine } from "../../engine.js";
 import { type Dag, makeDag } from "../../models/dag/dag.js";
 import type { KnownEvent } from "../../models/dag/events.js";
-import { STEP_INVARIANTS } from "../../models/dag/invariants.js";
+import { STEP_INVARIANT_NAMES, violationAt } from "../../models/dag/invariants.js";
 import {
   initialState,
   loggedEvents,
@@ -131,13 +131,7 @@ export function dagSubject(configuration: DagConfiguration, wasm?: Engine): Subj
       const illegal = eventLegality(before, event);
       if (illegal !== null) return `legality (${illegal})`;
       const step = { index: 0, event, before, after };
-      for (const [name, invariant] of Object.entries(STEP_INVARIANTS)) {
-        const broken =
-          ("inStep" in invariant ? invariant.inStep(step) : null) ??
-          ("inState" in invariant ? invariant.inState(after) : null);
-        if (broken !== null) return name;
-      }
-      return null;
+      return STEP_INVARIANT_NAMES.find((name) => violationAt(name, step) !== null) ?? null;
     },
     checkState(state) {
       return failureOf(state.dag, loggedEvents(state), wasm)?.rule ?? null;

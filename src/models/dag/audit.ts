@@ -8,10 +8,12 @@ import type { AuditSource } from "../journal-source.js";
 import type { Dag } from "./dag.js";
 import { integrityMessage, LogIntegrityError } from "./events.js";
 import {
-  firstViolation,
+  STEP_INVARIANT_NAMES,
   type StepInvariantName,
   trajectory,
-  unjustifiedProvenNodes,
+  unjustifiedIn,
+  type Violation,
+  violationAt,
 } from "./invariants.js";
 import {
   ILLEGAL_EVENTS_LISTED_MAX,
@@ -31,18 +33,46 @@ export function audit(
   source: AuditSource = {},
   semantics?: Semantics,
 ): Report {
-  const { final, fault } = foldUntilFault(dag, events, semantics);
-  const valid = fault === null ? events : events.slice(0, fault.index);
   const lineOf = (index: number) =>
     source.lines === undefined ? {} : { line: source.lines[index] as number };
 
+  // One pass over the trajectory judges every step predicate and every event's legality: the
+  // same verdicts as each predicate over the prefix before a fault, for one fold instead of one
+  // per predicate.
+  const violations = new Map<StepInvariantName, Violation>();
+  const illegal: IllegalEvent[] = [];
+  let illegalCount = 0;
+  let final = initialState(dag, semantics);
+  let fault: LogIntegrityError | null = null;
+  try {
+    for (const step of trajectory(dag, events, semantics)) {
+      for (const name of STEP_INVARIANT_NAMES) {
+        if (violations.has(name)) continue;
+        const node = violationAt(name, step);
+        if (node !== null) violations.set(name, { index: step.index, node });
+      }
+      const reason = eventLegality(step.before, step.event);
+      if (reason !== null) {
+        illegalCount += 1;
+        if (illegal.length < ILLEGAL_EVENTS_LISTED_MAX) {
+          const { index, event } = step;
+          illegal.push({ index, ...lineOf(index), kind: event.kind, node: event.id, reason });
+        }
+      }
+      final = step.after;
+    }
+  } catch (error) {
+    if (!(error instanceof LogIntegrityError)) throw error;
+    fault = error;
+  }
+
   const stepVerdict = (name: StepInvariantName): StepVerdict => {
-    const violation = firstViolation(name, dag, valid, semantics);
-    return violation === null
+    const violation = violations.get(name);
+    return violation === undefined
       ? { holds: true }
       : { holds: false, index: violation.index, ...lineOf(violation.index), node: violation.node };
   };
-  const tampered = unjustifiedProvenNodes(dag, valid, semantics);
+  const tampered = unjustifiedIn(final);
   const invariants: InvariantsReport = {
     phaseMonotonic: stepVerdict("phaseMonotonic"),
     noPendingProven: stepVerdict("noPendingProven"),
@@ -51,17 +81,6 @@ export function audit(
     scheduleCorrect: stepVerdict("scheduleCorrect"),
     surfaceMonotonic: stepVerdict("surfaceMonotonic"),
   };
-
-  const illegal: IllegalEvent[] = [];
-  let illegalCount = 0;
-  for (const { index, event, before } of trajectory(dag, valid, semantics)) {
-    const reason = eventLegality(before, event);
-    if (reason === null) continue;
-    illegalCount += 1;
-    if (illegal.length < ILLEGAL_EVENTS_LISTED_MAX) {
-      illegal.push({ index, ...lineOf(index), kind: event.kind, node: event.id, reason });
-    }
-  }
 
   const integrity: IntegrityReport | null =
     fault === null

@@ -26,11 +26,15 @@ export function transitionEvent(state: ModelState, event: unknown): ModelState {
   if (after.deposit !== null) Object.freeze(after.deposit);
   const nodes = state.nodes.slice();
   nodes[position] = Object.freeze(after);
-  return Object.freeze({
-    ...state,
+  const next = {
+    dag: state.dag,
     nodes: Object.freeze(nodes),
     log: Object.freeze({ event: wellFormed, length: logLength(state) + 1, earlier: state.log }),
-  });
+  };
+  // The reference's states keep one shape; a mutant's carry its semantics on.
+  return Object.freeze(
+    state.semantics === undefined ? next : { ...next, semantics: state.semantics },
+  );
 }
 
 export function replay(dag: Dag, events: readonly unknown[], semantics?: Semantics): ModelState {

@@ -85,6 +85,8 @@ export const STEP_INVARIANTS = {
 
 export type StepInvariantName = keyof typeof STEP_INVARIANTS;
 
+export const STEP_INVARIANT_NAMES = Object.keys(STEP_INVARIANTS) as readonly StepInvariantName[];
+
 /**
  * The first node (in DAG order) whose state changed in this step and satisfies `broken`. A node
  * whose state object is unchanged was already judged at an earlier step, so skipping it cannot
@@ -111,6 +113,14 @@ export interface Violation {
   readonly node: string;
 }
 
+/** The node that breaks the invariant at this step (in its end state or in the step itself), or null. */
+export function violationAt(name: StepInvariantName, step: Step): string | null {
+  const invariant: StepInvariant = STEP_INVARIANTS[name];
+  // The initial state (every node queued, nothing deposited) satisfies every state check, so the
+  // trajectory's states after each event are the ones that can fail.
+  return invariant.inStep?.(step) ?? invariant.inState?.(step.after) ?? null;
+}
+
 /** The first event at which the invariant fails, or null when it holds over the whole trajectory. */
 export function firstViolation(
   name: StepInvariantName,
@@ -118,11 +128,8 @@ export function firstViolation(
   events: Iterable<unknown>,
   semantics?: Semantics,
 ): Violation | null {
-  const invariant: StepInvariant = STEP_INVARIANTS[name];
-  // The initial state (every node queued, nothing deposited) satisfies every state check, so the
-  // trajectory's states after each event are the ones that can fail.
   for (const step of trajectory(dag, events, semantics)) {
-    const node = invariant.inStep?.(step) ?? invariant.inState?.(step.after) ?? null;
+    const node = violationAt(name, step);
     if (node !== null) return { index: step.index, node };
   }
   return null;
@@ -136,16 +143,21 @@ export function unjustifiedProvenNodes(
 ): string[] {
   let final = initialState(dag, semantics);
   for (const step of trajectory(dag, events, semantics)) final = step.after;
+  return unjustifiedIn(final);
+}
+
+/** The nodes proven in `state` with no logged pass for them in its log, in DAG order. */
+export function unjustifiedIn(state: ModelState): string[] {
   const passed = new Set(
-    loggedEvents(final)
+    loggedEvents(state)
       .filter(
         (event) =>
           (event.kind === "gate-checked" || event.kind === "discharged") && event.result === "pass",
       )
       .map((event) => event.id),
   );
-  return dag.nodes
-    .filter((node, i) => final.nodes[i]?.status === "proven" && !passed.has(node.id))
+  return state.dag.nodes
+    .filter((node, i) => state.nodes[i]?.status === "proven" && !passed.has(node.id))
     .map((node) => node.id);
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Explore's speed in `npm run bench` (docs/explore.md): distinct states per second on one core,
+ * each model at a configuration it explores in a few seconds, measured three ways in one process,
+ * taking turns round by round —
+ *
+ *   steps only      the exploration with every step checked (legality, invariants) and no
+ *                   journal audited: what the search itself costs
+ *   both engines    as `statefold explore` runs: every distinct state's journal also audited by
+ *                   the reference and by the WebAssembly engine
+ *   reference fold  the floor: the reference's fold replaying every explored journal, in events
+ *                   per second — one fold step is the least a transition can cost
+ *
+ * Back of the envelope: a dag state of three nodes has ~30 actions to try; about four succeed
+ * per distinct state found, each a transition of the reference (a frozen state, a new event, a
+ * key of ~60 characters). The reference folds such short journals at ~0.4 M events/s, ~2.5 µs a
+ * step, so ~10 µs of folding per distinct state and a few tens of thousands of distinct states/s
+ * is the ceiling of an explorer on the reference's objects; auditing every journal twice on top
+ * costs a journal's length in fold steps again, per engine.
+ */
+import { Bench } from "tinybench";
+import { loadEngine } from "../bindings/index.js";
+import { DAG_DEFAULTS, dagSubject } from "../src/explore/dag/subject.js";
+import { explore } from "../src/explore/explore.js";
+import { replay } from "../src/models/dag/fold.js";
+import { loggedEvents, type ModelState } from "../src/models/dag/state.js";
+import { median } from "./measure.js";
+
+export interface ExploreRow {
+  readonly model: string;
+  readonly configuration: string;
+  readonly distinctStates: number;
+  readonly transitions: number;
+  /** Median seconds of one exploration with steps checked only, and with both engines auditing. */
+  readonly stepsOnlySeconds: number;
+  readonly bothEnginesSeconds: number;
+  /** The reference fold of every explored journal: events replayed, median seconds. */
+  readonly foldEvents: number;
+  readonly foldSeconds: number;
+}
+
+/** `npm run bench`'s dag depth: a few seconds an exploration. */
+const DAG_DEPTH = 7;
+
+export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise<ExploreRow[]> {
+  const wasm = await loadEngine();
+  const configuration = { nodes: DAG_DEFAULTS.nodes, paths: DAG_DEFAULTS.paths };
+  const stepsOnly = { ...dagSubject(configuration), checkState: undefined };
+  const bothEngines = dagSubject(configuration, wasm);
+  const journals: { state: ModelState; events: unknown[] }[] = [];
+  const census = explore(stepsOnly, depth, {
+    onDistinct: (state) => journals.push({ state, events: loggedEvents(state) }),
+  });
+  const foldEvents = journals.reduce((sum, { events }) => sum + events.length, 0);
+  const samples = { steps: [] as number[], both: [] as number[], fold: [] as number[] };
+  for (let round = 0; round < rounds; round++) {
+    const bench = new Bench({ iterations: 1, time: 0, warmup: false, throws: true });
+    const tasks: [keyof typeof samples, () => void][] = [
+      ["steps", () => check(explore(stepsOnly, depth).distinctStates)],
+      ["both", () => check(explore(bothEngines, depth).distinctStates)],
+      [
+        "fold",
+        () => {
+          for (const { state, events } of journals) replay(state.dag, events);
+        },
+      ],
+    ];
+    // The order rotates, so a neighbour's load falls on each alike.
+    for (let i = 0; i < tasks.length; i++) {
+      const [name, run] = tasks[(i + round) % tasks.length] as (typeof tasks)[number];
+      bench.add(name, run);
+    }
+    await bench.run();
+    for (const task of bench.tasks) {
+      const result = task.result;
+      if (result?.state !== "completed") throw new Error(`explore ${task.name}: no result`);
+      samples[task.name as keyof typeof samples].push(result.latency.mean / 1000);
+    }
+  }
+  function check(distinct: number): void {
+    if (distinct !== census.distinctStates) throw new Error("explore is not deterministic");
+  }
+  return [
+    {
+      model: "dag",
+      configuration: `every DAG of 1 to ${configuration.nodes} nodes, ${configuration.paths} path, depth ${depth}`,
+      distinctStates: census.distinctStates,
+      transitions: census.transitions,
+      stepsOnlySeconds: median(samples.steps),
+      bothEnginesSeconds: median(samples.both),
+      foldEvents,
+      foldSeconds: median(samples.fold),
+    },
+  ];
+}
