@@ -4,11 +4,11 @@
  * mutants, and a driver's divergence — as text, and as the `--format json` evidence.
  */
 
-import { FAULT_CLASSES, type Sensitivity } from "../explore/dag/faults.js";
 import type { MutantVerdict } from "../explore/dag/mutants.js";
 import type { Refinement } from "../explore/dag/refine.js";
 import { shapeOf } from "../explore/dag/subject.js";
 import type { Exploration } from "../explore/explore.js";
+import type { Sensitivity } from "../explore/faults.js";
 import type { Dag } from "../models/dag/dag.js";
 import type { NodeState } from "../models/dag/state.js";
 
@@ -113,8 +113,7 @@ export function explorationText(
 /** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
 export function sensitivityText(sensitivity: Sensitivity): string {
   const lines = ["Faults, each injected at every place in every distinct state's journal:"];
-  for (const fault of FAULT_CLASSES) {
-    const tally = sensitivity.faults[fault];
+  for (const [fault, tally] of Object.entries(sensitivity.faults)) {
     const rules = Object.entries(tally.byRule)
       .sort(([, a], [, b]) => b - a)
       .map(([rule, n]) => `${rule} ${count(n)}`)

@@ -9,13 +9,7 @@ import { join } from "node:path";
 import { loadEngine } from "../../bindings/index.js";
 import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
 import { dagsUpTo } from "../explore/dag/dags.js";
-import {
-  checkRestarts,
-  emptySensitivity,
-  injectFaults,
-  journalBytes,
-  type Sensitivity,
-} from "../explore/dag/faults.js";
+import { checkRestarts, FAULT_CLASSES, injectFaults, journalBytes } from "../explore/dag/faults.js";
 import { DAG_MUTANTS, huntMutant, type MutantVerdict } from "../explore/dag/mutants.js";
 import { type Refinement, refine } from "../explore/dag/refine.js";
 import {
@@ -26,6 +20,7 @@ import {
 } from "../explore/dag/subject.js";
 import { Driver, DriverError } from "../explore/driver.js";
 import { explore } from "../explore/explore.js";
+import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { readDagFile } from "../journal/index.js";
 import { audit } from "../models/dag/audit.js";
 import type { Dag } from "../models/dag/dag.js";
@@ -202,9 +197,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
       rules: rulesOf(state.dag, journal, rule),
     });
   }
-  let sensitivity: Sensitivity | null = null;
+  let sensitivity: Sensitivity<(typeof FAULT_CLASSES)[number]> | null = null;
   if (values.faults) {
-    sensitivity = emptySensitivity();
+    sensitivity = emptySensitivity(FAULT_CLASSES);
     for (const journal of journals) {
       injectFaults(sensitivity, journal.dag, journal.events);
       await checkRestarts(sensitivity, wasm, journal.dag, journal.events);

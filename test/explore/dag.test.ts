@@ -8,9 +8,10 @@ import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
 import type { Engine } from "../../src/engine.js";
 import { dagsUpTo } from "../../src/explore/dag/dags.js";
-import { checkRestarts, emptySensitivity, injectFaults } from "../../src/explore/dag/faults.js";
+import { checkRestarts, FAULT_CLASSES, injectFaults } from "../../src/explore/dag/faults.js";
 import { dagSubject } from "../../src/explore/dag/subject.js";
 import { explore } from "../../src/explore/explore.js";
+import { emptySensitivity } from "../../src/explore/faults.js";
 import { type Dag, makeDag } from "../../src/models/dag/dag.js";
 import { loggedEvents } from "../../src/models/dag/state.js";
 
@@ -77,7 +78,7 @@ describe("faults injected into the explored journals", () => {
     // journal the model allows, but for the land without its dispatch; the one swap lands before
     // dispatching; each non-empty journal's torn final write is a torn tail; and every journal
     // of n records splits at n lines.
-    const sensitivity = emptySensitivity();
+    const sensitivity = emptySensitivity(FAULT_CLASSES);
     const wasm = await loadEngine();
     const journals: { dag: Dag; events: readonly unknown[] }[] = [];
     explore(dagSubject({ nodes: 1, paths: 0 }), 2, {
