@@ -4,27 +4,28 @@
  * mutants, and a driver's divergence — as text, and as the `--format json` evidence.
  */
 
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { MutantVerdict } from "../explore/dag/mutants.js";
 import type { Refinement } from "../explore/dag/refine.js";
 import { shapeOf } from "../explore/dag/subject.js";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
-import type { Dag } from "../models/dag/dag.js";
 import type { NodeState } from "../models/dag/state.js";
+import { type CliOutput, UsageError } from "./command.js";
+import { wantsProgress } from "./progress-bar.js";
 
-/** The configuration as the evidence records it. */
+/** The configuration as the evidence records it, and as the summary's first line says it. */
 export interface ExploredConfiguration {
-  readonly model: string;
-  readonly dags:
-    | { readonly nodes: string; readonly count: number }
-    | { readonly file: string; readonly shape: string };
-  readonly paths: number;
+  readonly evidence: { readonly model: string } & Readonly<Record<string, unknown>>;
+  readonly text: string;
 }
 
 /** A finding shrunk to its counterexample: a journal, and the rules each record breaks. */
 export interface Counterexample {
   readonly rule: string;
-  readonly dag: Dag;
+  /** The initial state it was found from: a DAG's shape, a configuration. */
+  readonly from: string;
   /** How many times exploration found the rule broken. */
   readonly times: number;
   readonly journal: readonly unknown[];
@@ -38,7 +39,7 @@ export function evidence(
   counterexamples: readonly Counterexample[],
 ) {
   return {
-    configuration,
+    configuration: configuration.evidence,
     bound: { depth },
     initialStates: result.initialStates,
     states: result.states,
@@ -47,9 +48,9 @@ export function evidence(
     depthReached: result.depthReached,
     seconds: result.seconds,
     distinctStatesPerSecond: Math.round(result.distinctStates / result.seconds),
-    findings: counterexamples.map(({ rule, dag, times, journal, rules }) => ({
+    findings: counterexamples.map(({ rule, from, times, journal, rules }) => ({
       rule,
-      dag: shapeOf(dag),
+      from,
       times,
       journal,
       rules,
@@ -86,13 +87,8 @@ export function explorationText(
   result: Exploration<unknown>,
   counterexamples: readonly Counterexample[],
 ): string {
-  const { dags } = configuration;
-  const explored =
-    "file" in dags
-      ? `the DAG of ${dags.file}`
-      : `every DAG of ${dags.nodes} nodes (${dags.count}, up to isomorphism)`;
   const lines = [
-    `statefold explore --model ${configuration.model}: ${explored}, surfaces from ${configuration.paths} path${configuration.paths === 1 ? "" : "s"}, depth ${depth}`,
+    `statefold explore --model ${configuration.evidence.model}: ${configuration.text}, depth ${depth}`,
     `  ${count(result.initialStates)} initial states, ${count(result.states)} states, ${count(result.distinctStates)} distinct, ${count(result.transitions)} transitions, depth reached ${result.depthReached}`,
     `  ${count(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
   ];
@@ -101,9 +97,9 @@ export function explorationText(
       "✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed",
     );
   }
-  for (const { rule, dag, times, journal, rules } of counterexamples) {
+  for (const { rule, from, times, journal, rules } of counterexamples) {
     lines.push(
-      `✗ ${rule} on DAG ${shapeOf(dag)}, found ${count(times)} time${times === 1 ? "" : "s"}; shrunk to ${records(journal.length)}:`,
+      `✗ ${rule} from ${from}, found ${count(times)} time${times === 1 ? "" : "s"}; shrunk to ${records(journal.length)}:`,
     );
     lines.push(...journalLines(journal, (i) => brokenText(rules[i] ?? [])));
   }
@@ -113,23 +109,24 @@ export function explorationText(
 /** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
 export function sensitivityText(sensitivity: Sensitivity): string {
   const lines = ["Faults, each injected at every place in every distinct state's journal:"];
+  const width = Math.max(...Object.keys(sensitivity.faults).map((fault) => fault.length)) + 1;
   for (const [fault, tally] of Object.entries(sensitivity.faults)) {
     const rules = Object.entries(tally.byRule)
       .sort(([, a], [, b]) => b - a)
       .map(([rule, n]) => `${rule} ${count(n)}`)
       .join(", ");
     lines.push(
-      `  ${fault.padEnd(11)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
+      `  ${fault.padEnd(width)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
     );
     if (tally.smallestMasked !== null) {
-      lines.push(`              smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
+      lines.push(`  ${" ".repeat(width)} smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
     }
   }
   const { checked, differing, firstDiffering } = sensitivity.restarts;
   lines.push(
     differing === 0
-      ? `  restart     ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
-      : `✗ restart     ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
+      ? `  ${"restart".padEnd(width)} ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
+      : `✗ ${"restart".padEnd(width)} ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -222,4 +219,68 @@ function records(n: number): string {
 /** A whole number with its thousands grouped: 44,857. */
 export function count(value: number): string {
   return value.toLocaleString("en-US");
+}
+
+/** What every model's exploration is run with: the bound, where it prints and writes. */
+export interface ExploreRun {
+  readonly depth: number;
+  readonly format: "text" | "json";
+  readonly output: CliOutput;
+  readonly out: CounterexampleFolder | null;
+  readonly faults: boolean;
+  readonly mutants: boolean;
+  /** Redraws the progress line (a person at a terminal only); null clears it. */
+  readonly progress: (line: string | null) => void;
+}
+
+/** A progress line as audit draws its bar: a person at a terminal only (never in CI, with NO_COLOR). */
+export function progressLine(output: CliOutput): (line: string | null) => void {
+  const terminal = wantsProgress(output.stderrTerminal !== undefined, process.env, false)
+    ? output.stderrTerminal
+    : undefined;
+  let drawn = 0;
+  return (line) => {
+    if (terminal === undefined) return;
+    const now = performance.now();
+    if (line !== null && now - drawn < 100) return;
+    drawn = now;
+    terminal.write(line === null ? "\r\u001b[K" : `\r\u001b[K${line}`);
+  };
+}
+
+/** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
+export function slug(rule: string): string {
+  return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
+}
+
+/**
+ * The folder of `--out`: made if missing; each counterexample a file of its own, never written
+ * over one that is already there (what the user has is not lost).
+ */
+export class CounterexampleFolder {
+  readonly written: string[] = [];
+
+  constructor(readonly folder: string) {
+    if (existsSync(folder) && !statSync(folder).isDirectory()) {
+      throw new UsageError(
+        `--out ${folder} is a file: give a folder for the counterexamples`,
+        "explore",
+      );
+    }
+  }
+
+  write(name: string, bytes: Uint8Array): void {
+    mkdirSync(this.folder, { recursive: true });
+    const path = join(this.folder, name);
+    try {
+      writeFileSync(path, bytes, { flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      throw new UsageError(
+        `${path} is already there: explore never writes over a file; give --out an empty folder`,
+        "explore",
+      );
+    }
+    this.written.push(name);
+  }
 }

@@ -4,27 +4,10 @@
  * the depth reached, distinct states per second — and each finding with the journal that led
  * to it; `--format json` writes the same as evidence. Exit 0 with no finding, 1 with one.
  */
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadEngine } from "../../bindings/index.js";
-import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
-import { dagsUpTo } from "../explore/dag/dags.js";
-import { checkRestarts, FAULT_CLASSES, injectFaults, journalBytes } from "../explore/dag/faults.js";
-import { DAG_MUTANTS, huntMutant, type MutantVerdict } from "../explore/dag/mutants.js";
-import { type Refinement, refine } from "../explore/dag/refine.js";
-import {
-  DAG_DEFAULTS,
-  type DagConfiguration,
-  dagSubject,
-  shapeOf,
-} from "../explore/dag/subject.js";
-import { Driver, DriverError } from "../explore/driver.js";
-import { explore } from "../explore/explore.js";
-import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
+import { DAG_DEFAULTS } from "../explore/dag/subject.js";
+import { OPERATIONS_DEFAULTS } from "../explore/operations/subject.js";
 import { readDagFile } from "../journal/index.js";
-import { audit } from "../models/dag/audit.js";
-import type { Dag } from "../models/dag/dag.js";
-import { loggedEvents, type ModelState } from "../models/dag/state.js";
 import { MODEL_NAMES } from "../models/registry.js";
 import {
   type CliOutput,
@@ -34,19 +17,10 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import {
-  type Counterexample,
-  count,
-  type ExploredConfiguration,
-  evidence,
-  explorationText,
-  mutantsEvidence,
-  mutantsText,
-  refinementText,
-  sensitivityText,
-} from "./explore-output.js";
+import { exploreDag, refineThroughDriver } from "./explore-dag.js";
+import { exploreOperations, readPolicyFile } from "./explore-operations.js";
+import { CounterexampleFolder, type ExploreRun, progressLine } from "./explore-output.js";
 import { integerFlag } from "./number-flags.js";
-import { wantsProgress } from "./progress-bar.js";
 
 /** How long a driver may take to answer one request. */
 const DRIVER_TIMEOUT_MS = 10_000;
@@ -54,6 +28,9 @@ const DRIVER_TIMEOUT_MS = 10_000;
 const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [--paths P] [--depth D]
                          [--faults] [--mutants] [--driver CMD [--driver-timeout MS]]
                          [--out DIR] [--format text|json]
+       statefold explore --model operations [--strands S] [--ops O] [--keys K] [--attempts A]
+                         [--leases E] [--policy FILE] [--depth D] [--faults] [--out DIR]
+                         [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -69,17 +46,31 @@ all nodes queued; the eight transitions with every argument — gate results pas
 timeout, discharge results pass and fail, every set of the --paths surface paths p0, p1, … to
 widen by.
 
+The operations model: a runtime's commits on S strands, O ops (accepted in order) of K steps —
+accept, an intent for each step (a retry just before its notBefore and at it), each settlement
+(ok, an error final or retryable with and without the provider's hint, unknown), each readback
+of an unknown effect, cancel, each finish, a lease — written as a faithful runtime writes them;
+a record the rules refuse is no step. Time moves only when a retry waits for its notBefore.
+
 Options:
-  --model NAME      the model to explore: dag (the default)
+  --model NAME      the model to explore: dag (the default) or operations
   --nodes N         DAGs of 1 to N nodes (default ${DAG_DEFAULTS.nodes})
   --dag FILE        explore this DAG only (a JSON file of nodes, as for statefold audit)
   --paths P         surface paths to widen by (default ${DAG_DEFAULTS.paths})
-  --depth D         the longest action sequence explored (default ${DAG_DEFAULTS.depth})
+  --depth D         the longest action sequence explored (default ${DAG_DEFAULTS.depth}; ${OPERATIONS_DEFAULTS.depth} for operations)
+  --strands S, --ops O, --keys K   (operations) strands, ops and steps per op (defaults
+                    ${OPERATIONS_DEFAULTS.strands}, ${OPERATIONS_DEFAULTS.ops}, ${OPERATIONS_DEFAULTS.keys})
+  --attempts A      (operations) the highest attempt an intent is made with (default ${OPERATIONS_DEFAULTS.attempts})
+  --leases E        (operations) leases taken at most, over all strands (default ${OPERATIONS_DEFAULTS.leases})
+  --policy FILE     (operations) every op's retry policy, a JSON file {"maxAttempts",
+                    "baseDelayMs", "maxDelayMs"} (default ${JSON.stringify(OPERATIONS_DEFAULTS.policy)})
   --faults          also inject faults into every distinct state's journal — a record twice,
                     a record lost, two swapped, the final write torn — and print what the
                     audit caught, by which rules, and what it could not tell (masked); and
                     split every journal at every line by a snapshot and a resume, which must
-                    give the whole audit's report
+                    give the whole audit's report; for operations also a lost response
+                    (with and without its readback), a stale owner after a lease, and a
+                    conflicting retry
   --mutants         also explore, to the same bound, each of the model's deliberate mutants —
                     a one-line change of the reference's meaning (a gate timeout counted as a
                     pass, a dispatch that does not check dependencies, …) — beside the
@@ -126,6 +117,12 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     out: { type: "string" },
     driver: { type: "string" },
     "driver-timeout": { type: "string" },
+    strands: { type: "string" },
+    ops: { type: "string" },
+    keys: { type: "string" },
+    attempts: { type: "string" },
+    leases: { type: "string" },
+    policy: { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -133,14 +130,59 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     throw new UsageError(`explore takes no journal, found ${positionals.join(" ")}`, "explore");
   }
   const model = oneOf("explore", "--model", values.model ?? "dag", MODEL_NAMES);
-  if (model !== "dag") {
-    throw new UsageError(`explore runs the dag model so far, not ${model}`, "explore");
+  if (model === "executive") {
+    throw new UsageError(
+      "explore runs the dag and operations models so far, not executive",
+      "explore",
+    );
   }
   const format = oneOf("explore", "--format", values.format ?? "text", ["text", "json"] as const);
+  const foreign = (model === "dag" ? OPERATIONS_FLAGS : DAG_FLAGS).filter(
+    (flag) => values[flag] !== undefined,
+  );
+  if (foreign.length > 0) {
+    throw new UsageError(
+      `--${foreign[0]} is a flag of the ${model === "dag" ? "operations" : "dag"} model, not of ${model}`,
+      "explore",
+    );
+  }
+  const defaults = model === "dag" ? DAG_DEFAULTS : OPERATIONS_DEFAULTS;
+  const depth =
+    values.depth === undefined
+      ? defaults.depth
+      : integerFlag("explore", "--depth", values.depth, 0);
+  const out = values.out === undefined ? null : new CounterexampleFolder(values.out);
+  const run: ExploreRun = {
+    depth,
+    format,
+    output,
+    out,
+    faults: values.faults === true,
+    mutants: values.mutants === true,
+    progress: progressLine(output),
+  };
+  if (model === "operations") {
+    const number = (flag: "strands" | "ops" | "keys" | "attempts" | "leases", min: number) => {
+      const value = values[flag];
+      return value === undefined
+        ? OPERATIONS_DEFAULTS[flag]
+        : integerFlag("explore", `--${flag}`, value, min);
+    };
+    const configuration = {
+      strands: number("strands", 1),
+      ops: number("ops", 1),
+      keys: number("keys", 1),
+      attempts: number("attempts", 1),
+      leases: number("leases", 0),
+      policy:
+        values.policy === undefined ? OPERATIONS_DEFAULTS.policy : readPolicyFile(values.policy),
+    };
+    return exploreOperations(run, configuration, await loadEngine({ model: "operations" }));
+  }
   if (values.dag !== undefined && values.nodes !== undefined) {
     throw new UsageError("--nodes and --dag each say which DAGs to explore: give one", "explore");
   }
-  const number = (flag: "nodes" | "paths" | "depth", min: number) => {
+  const number = (flag: "nodes" | "paths", min: number) => {
     const value = values[flag];
     return value === undefined
       ? DAG_DEFAULTS[flag]
@@ -148,11 +190,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   };
   const nodes = number("nodes", 1);
   const paths = number("paths", 0);
-  const depth = number("depth", 0);
   if (nodes > 4) throw new UsageError("--nodes must be at most 4: 5 has 302 DAGs", "explore");
   if (paths > 4) throw new UsageError("--paths must be at most 4", "explore");
   const dag = values.dag === undefined ? undefined : readDagFile(values.dag);
-  const out = values.out === undefined ? null : new CounterexampleFolder(values.out);
   if (values.driver !== undefined) {
     const timeoutMs =
       values["driver-timeout"] === undefined
@@ -168,169 +208,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
       out,
     );
   }
-  const wasm = await loadEngine();
-  // A progress line as audit draws its bar: a person at a terminal only (never in CI, with NO_COLOR).
-  const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, false)
-    ? output.stderrTerminal
-    : undefined;
-  let drawn = 0;
-  const onProgress = (distinct: number) => {
-    const now = performance.now();
-    if (progress === undefined || now - drawn < 100) return;
-    drawn = now;
-    progress.write(`\r\u001b[Kexploring: ${count(distinct)} distinct states`);
-  };
-  const journals: { dag: Dag; events: readonly unknown[] }[] = [];
-  const onDistinct = values.faults
-    ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
-    : undefined;
-  const configuration: DagConfiguration = { nodes, paths, dag };
-  const result = explore(dagSubject(configuration, wasm), depth, { onProgress, onDistinct });
-  const counterexamples: Counterexample[] = [];
-  for (const { rule, state, times } of result.findings) {
-    const journal = await shrinkFailure(state.dag, loggedEvents(state), wasm);
-    counterexamples.push({
-      rule,
-      dag: state.dag,
-      times,
-      journal,
-      rules: rulesOf(state.dag, journal, rule),
-    });
-  }
-  let sensitivity: Sensitivity<(typeof FAULT_CLASSES)[number]> | null = null;
-  if (values.faults) {
-    sensitivity = emptySensitivity(FAULT_CLASSES);
-    for (const journal of journals) {
-      injectFaults(sensitivity, journal.dag, journal.events);
-      await checkRestarts(sensitivity, wasm, journal.dag, journal.events);
-    }
-  }
-  const verdicts: MutantVerdict[] = [];
-  if (values.mutants) {
-    for (const mutant of DAG_MUTANTS) {
-      progress?.write(`\r\u001b[Khunting mutant ${mutant.name}`);
-      verdicts.push(await huntMutant(configuration, depth, mutant));
-    }
-  }
-  progress?.write("\r\u001b[K");
-  const explored: ExploredConfiguration = {
-    model,
-    dags:
-      dag === undefined
-        ? { nodes: `1 to ${nodes}`, count: dagsUpTo(nodes).length }
-        : { file: values.dag as string, shape: shapeOf(dag) },
-    paths,
-  };
-  if (format === "json") {
-    const shown = {
-      ...evidence(explored, depth, result, counterexamples),
-      sensitivity,
-      ...(values.mutants ? { mutants: mutantsEvidence(verdicts) } : {}),
-    };
-    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
-  } else {
-    output.stdout(explorationText(explored, depth, result, counterexamples));
-    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
-    if (values.mutants) output.stdout(mutantsText(verdicts, depth));
-  }
-  if (out !== null) {
-    for (const [i, { rule, dag, journal }] of counterexamples.entries()) {
-      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(dag, journal));
-    }
-    for (const { mutant, kill } of verdicts) {
-      if (kill !== null)
-        out.write(`mutant-${mutant.name}.jsonl`, journalBytes(kill.dag, kill.journal));
-    }
-    if (format === "text" && out.written.length > 0) {
-      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  const survivors = verdicts.some((verdict) => verdict.kill === null);
-  return result.findings.length === 0 && !restartsDiffer && !survivors
-    ? ExitCode.conformant
-    : ExitCode.notConformant;
+  return exploreDag(run, { nodes, paths, dag }, values.dag, await loadEngine());
 }
 
-/** The rules each record of a counterexample breaks, an engine difference on its last. */
-function rulesOf(dag: Dag, journal: readonly unknown[], rule: string): string[][] {
-  const rules = rulesByRecord(audit(dag, journal), journal);
-  if (rule === ENGINES_DIFFER) rules.at(-1)?.push(ENGINES_DIFFER);
-  return rules;
-}
-
-/** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
-function slug(rule: string): string {
-  return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
-}
-
-/** Drives the runtime through every explored state and action; exit 1 on a divergence, 2 when the driver fails. */
-async function refineThroughDriver(
-  command: string,
-  timeoutMs: number,
-  configuration: DagConfiguration,
-  depth: number,
-  format: "text" | "json",
-  output: CliOutput,
-  out: CounterexampleFolder | null,
-): Promise<number> {
-  const driver = Driver.start(command, timeoutMs);
-  let refinement: Refinement;
-  try {
-    refinement = await refine(configuration, depth, driver);
-  } catch (error) {
-    if (!(error instanceof DriverError)) throw error;
-    output.stderr(`statefold: ${error.message}\n`);
-    return ExitCode.badInput;
-  } finally {
-    driver.close();
-  }
-  const { divergence } = refinement;
-  if (format === "json") {
-    output.stdout(
-      `${JSON.stringify({ driver: command, bound: { depth }, ...refinement }, null, 2)}\n`,
-    );
-  } else {
-    output.stdout(refinementText(command, depth, refinement));
-  }
-  if (divergence !== null && out !== null) {
-    const lines = divergence.actions.map((action) => JSON.stringify(action));
-    out.write("divergence-actions.jsonl", new TextEncoder().encode(`${lines.join("\n")}\n`));
-    if (format === "text") {
-      output.stdout(`Counterexample written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  return divergence === null ? ExitCode.conformant : ExitCode.notConformant;
-}
-
-/**
- * The folder of `--out`: made if missing; each counterexample a file of its own, never written
- * over one that is already there (what the user has is not lost).
- */
-class CounterexampleFolder {
-  readonly written: string[] = [];
-
-  constructor(readonly folder: string) {
-    if (existsSync(folder) && !statSync(folder).isDirectory()) {
-      throw new UsageError(
-        `--out ${folder} is a file: give a folder for the counterexamples`,
-        "explore",
-      );
-    }
-  }
-
-  write(name: string, bytes: Uint8Array): void {
-    mkdirSync(this.folder, { recursive: true });
-    const path = join(this.folder, name);
-    try {
-      writeFileSync(path, bytes, { flag: "wx" });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      throw new UsageError(
-        `${path} is already there: explore never writes over a file; give --out an empty folder`,
-        "explore",
-      );
-    }
-    this.written.push(name);
-  }
-}
+/** Each model's own flags: one model's given with the other is an error naming it. */
+const DAG_FLAGS = ["nodes", "dag", "paths", "driver", "driver-timeout", "mutants"] as const;
+const OPERATIONS_FLAGS = ["strands", "ops", "keys", "attempts", "leases", "policy"] as const;

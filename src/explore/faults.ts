@@ -75,10 +75,13 @@ export function brokenRules(report: AnyReport): string[] {
   return rules;
 }
 
-/** Counts a mutant's audit in its class's tally. */
-export function tally(tally: FaultTally, report: AnyReport, journal: readonly unknown[]): void {
+/** Counts a mutant in its class's tally, with the rules its audit says it broke. */
+export function tally(
+  tally: FaultTally,
+  rules: readonly string[],
+  journal: readonly unknown[],
+): void {
   tally.made += 1;
-  const rules = brokenRules(report);
   if (rules.length === 0) {
     tally.masked += 1;
     if (tally.smallestMasked === null || journal.length < tally.smallestMasked.length) {

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAG_MUTANTS } from "../../src/explore/dag/mutants.js";
-import { type CliRun, statefoldInProcess } from "./cli-process.js";
+import { type CliRun, statefoldInProcess, tempFile } from "./cli-process.js";
 
 const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
 
@@ -55,7 +55,16 @@ describe("statefold explore", () => {
 
   it("refuses what it cannot explore, naming why", async () => {
     for (const [args, message] of [
-      [["--model", "operations"], "explore runs the dag model so far, not operations"],
+      [
+        ["--model", "executive"],
+        "explore runs the dag and operations models so far, not executive",
+      ],
+      [
+        ["--model", "operations", "--nodes", "2"],
+        "--nodes is a flag of the dag model, not of operations",
+      ],
+      [["--strands", "2"], "--strands is a flag of the operations model, not of dag"],
+      [["--model", "operations", "--policy", "examples/diamond.dag.json"], "expected a policy"],
       [["--nodes", "9"], "--nodes must be at most 4"],
       [["--nodes", "2", "--dag", "examples/diamond.dag.json"], "give one"],
       [["--depth", "ten"], "--depth must be a whole number"],
@@ -65,6 +74,37 @@ describe("statefold explore", () => {
       expect(result.code, args.join(" ")).toBe(2);
       expect(result.stderr).toContain(message);
     }
+  });
+});
+
+describe("statefold explore --model operations", () => {
+  it("explores a runtime's commits under a policy of a file, with the effect faults", async () => {
+    const policy = tempFile(
+      "policy.json",
+      '{"maxAttempts": 3, "baseDelayMs": 50, "maxDelayMs": 400}',
+    );
+    const result = await run(
+      "explore",
+      "--model",
+      "operations",
+      "--policy",
+      policy,
+      "--attempts",
+      "3",
+      "--depth",
+      "5",
+      "--faults",
+    );
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toBe(
+      'statefold explore --model operations: 1 strand, 2 ops of 1 step, attempts up to 3, 1 lease, policy {"maxAttempts":3,"baseDelayMs":50,"maxDelayMs":400}, depth 5',
+    );
+    expect(lines[3]).toMatch(/^✓ nothing found/);
+    expect(result.stdout).toMatch(/lost-response +\d+ made/);
+    expect(result.stdout).toMatch(
+      /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
+    );
   });
 });
 

@@ -10,6 +10,7 @@ import { readJsonlJournal } from "../../journal/jsonl.js";
 import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
 import {
+  brokenRules,
   COMMON_FAULTS,
   checkRestarts as checkRestartsOn,
   commonMutants,
@@ -38,12 +39,12 @@ export function injectFaults(
   events: readonly unknown[],
 ): void {
   for (const [fault, mutant] of commonMutants(events))
-    tally(sensitivity.faults[fault], audit(dag, mutant), mutant);
+    tally(sensitivity.faults[fault], brokenRules(audit(dag, mutant)), mutant);
   if (events.length === 0) return;
   const read = readJsonlJournal(tornFinalWrite(journalBytes(dag, events), events), "torn");
   tally(
     sensitivity.faults["torn-write"],
-    audit(dag, read.events, { tornTail: read.tornTail }),
+    brokenRules(audit(dag, read.events, { tornTail: read.tornTail })),
     events,
   );
 }

@@ -1,0 +1,160 @@
+/**
+ * `statefold explore --model dag` (docs/explore.md, "The dag model"): the exploration, its
+ * findings shrunk, the fault matrix, the mutants, and the refinement check through a driver.
+ */
+import type { WasmEngine } from "../../bindings/engine.js";
+import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
+import { dagsUpTo } from "../explore/dag/dags.js";
+import { checkRestarts, FAULT_CLASSES, injectFaults, journalBytes } from "../explore/dag/faults.js";
+import { DAG_MUTANTS, huntMutant, type MutantVerdict } from "../explore/dag/mutants.js";
+import { type Refinement, refine } from "../explore/dag/refine.js";
+import { type DagConfiguration, dagSubject, shapeOf } from "../explore/dag/subject.js";
+import { Driver, DriverError } from "../explore/driver.js";
+import { explore } from "../explore/explore.js";
+import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
+import { audit } from "../models/dag/audit.js";
+import type { Dag } from "../models/dag/dag.js";
+import { loggedEvents, type ModelState } from "../models/dag/state.js";
+import { type CliOutput, ExitCode } from "./command.js";
+import {
+  type Counterexample,
+  type CounterexampleFolder,
+  count,
+  type ExploredConfiguration,
+  type ExploreRun,
+  evidence,
+  explorationText,
+  mutantsEvidence,
+  mutantsText,
+  refinementText,
+  sensitivityText,
+  slug,
+} from "./explore-output.js";
+
+export async function exploreDag(
+  run: ExploreRun,
+  configuration: DagConfiguration,
+  dagFile: string | undefined,
+  wasm: WasmEngine,
+): Promise<number> {
+  const { depth, format, output, out, progress } = run;
+  const onProgress = (distinct: number) =>
+    progress(`exploring: ${count(distinct)} distinct states`);
+  const journals: { dag: Dag; events: readonly unknown[] }[] = [];
+  const onDistinct = run.faults
+    ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
+    : undefined;
+  const { nodes, paths, dag } = configuration;
+  const result = explore(dagSubject(configuration, wasm), depth, { onProgress, onDistinct });
+  const counterexamples: Counterexample[] = [];
+  for (const { rule, state, times } of result.findings) {
+    const journal = await shrinkFailure(state.dag, loggedEvents(state), wasm);
+    counterexamples.push({
+      rule,
+      from: `DAG ${shapeOf(state.dag)}`,
+      times,
+      journal,
+      rules: rulesOf(state.dag, journal, rule),
+    });
+  }
+  let sensitivity: Sensitivity<(typeof FAULT_CLASSES)[number]> | null = null;
+  if (run.faults) {
+    sensitivity = emptySensitivity(FAULT_CLASSES);
+    for (const journal of journals) {
+      injectFaults(sensitivity, journal.dag, journal.events);
+      await checkRestarts(sensitivity, wasm, journal.dag, journal.events);
+    }
+  }
+  const verdicts: MutantVerdict[] = [];
+  if (run.mutants) {
+    for (const mutant of DAG_MUTANTS) {
+      progress(`hunting mutant ${mutant.name}`);
+      verdicts.push(await huntMutant(configuration, depth, mutant));
+    }
+  }
+  progress(null);
+  const dags =
+    dag === undefined
+      ? { nodes: `1 to ${nodes}`, count: dagsUpTo(nodes).length }
+      : { file: dagFile as string, shape: shapeOf(dag) };
+  const explored: ExploredConfiguration = {
+    evidence: { model: "dag", dags, paths },
+    text: `${dag === undefined ? `every DAG of 1 to ${nodes} nodes (${dags.count}, up to isomorphism)` : `the DAG of ${dagFile}`}, surfaces from ${paths} path${paths === 1 ? "" : "s"}`,
+  };
+  if (format === "json") {
+    const shown = {
+      ...evidence(explored, depth, result, counterexamples),
+      sensitivity,
+      ...(run.mutants ? { mutants: mutantsEvidence(verdicts) } : {}),
+    };
+    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
+  } else {
+    output.stdout(explorationText(explored, depth, result, counterexamples));
+    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+    if (run.mutants) output.stdout(mutantsText(verdicts, depth));
+  }
+  if (out !== null) {
+    for (const [i, { rule, journal }] of counterexamples.entries()) {
+      const { dag } = result.findings[i]?.state as ModelState;
+      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(dag, journal));
+    }
+    for (const { mutant, kill } of verdicts) {
+      if (kill !== null)
+        out.write(`mutant-${mutant.name}.jsonl`, journalBytes(kill.dag, kill.journal));
+    }
+    if (format === "text" && out.written.length > 0) {
+      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
+    }
+  }
+  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
+  const survivors = verdicts.some((verdict) => verdict.kill === null);
+  return result.findings.length === 0 && !restartsDiffer && !survivors
+    ? ExitCode.conformant
+    : ExitCode.notConformant;
+}
+
+/** The rules each record of a counterexample breaks, an engine difference on its last. */
+function rulesOf(dag: Dag, journal: readonly unknown[], rule: string): string[][] {
+  const rules = rulesByRecord(audit(dag, journal), journal);
+  if (rule === ENGINES_DIFFER) rules.at(-1)?.push(ENGINES_DIFFER);
+  return rules;
+}
+
+/** Drives the runtime through every explored state and action; exit 1 on a divergence, 2 when the driver fails. */
+export async function refineThroughDriver(
+  command: string,
+  timeoutMs: number,
+  configuration: DagConfiguration,
+  depth: number,
+  format: "text" | "json",
+  output: CliOutput,
+  out: CounterexampleFolder | null,
+): Promise<number> {
+  const driver = Driver.start(command, timeoutMs);
+  let refinement: Refinement;
+  try {
+    refinement = await refine(configuration, depth, driver);
+  } catch (error) {
+    if (!(error instanceof DriverError)) throw error;
+    output.stderr(`statefold: ${error.message}\n`);
+    return ExitCode.badInput;
+  } finally {
+    driver.close();
+  }
+  const { divergence } = refinement;
+  if (format === "json") {
+    output.stdout(
+      `${JSON.stringify({ driver: command, bound: { depth }, ...refinement }, null, 2)}\n`,
+    );
+  } else {
+    output.stdout(refinementText(command, depth, refinement));
+  }
+  if (divergence !== null && out !== null) {
+    const lines = divergence.actions.map((action) => JSON.stringify(action));
+    out.write("divergence-actions.jsonl", new TextEncoder().encode(`${lines.join("\n")}\n`));
+    if (format === "text") {
+      output.stdout(`Counterexample written to ${out.folder}: ${out.written.join(", ")}\n`);
+    }
+  }
+  return divergence === null ? ExitCode.conformant : ExitCode.notConformant;
+}
