@@ -1,12 +1,8 @@
 /**
- * Mutation sensitivity for the dag model (docs/explore.md, "Mutants"): deliberate one-line
- * changes of the reference's meaning — each replaces one case of the fold's effect or of the
- * transitions' preconditions. A mutant is killed when some explored journal gets another answer
- * from it than from the reference: another report, or the same report and another final state
- * (what `statefold replay` prints). The journals explored are those the reference's public
- * actions make and those the mutant's make, so a mutant that refuses too much and one that
- * allows too much are both within reach. The first journal that tells them apart is shrunk to
- * one from which no record can be removed while the same part of the answer differs.
+ * The dag model's mutants (docs/explore.md, "Mutants"): deliberate one-line changes of the
+ * reference's meaning, each replacing one case of the fold's effect or of the transitions'
+ * preconditions, hunted by src/explore/mutants.ts. The answers compared are the report and the
+ * final node states (what `statefold replay` prints).
  */
 import { audit, foldUntilFault } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
@@ -24,8 +20,8 @@ import {
   TERMINAL_STATUSES,
 } from "../../models/dag/state.js";
 import { precondition, type Refusal } from "../../models/dag/transitions.js";
-import { explore, type Subject } from "../explore.js";
-import { rulesByRecord, shrinkJournal } from "./counterexample.js";
+import { type HuntedModel, hunt } from "../mutants.js";
+import { rulesByRecord } from "./counterexample.js";
 import { type DagConfiguration, dagSubject, keyOf } from "./subject.js";
 
 export interface DagMutant {
@@ -213,27 +209,6 @@ export function differenceOf(
   return firstDifference(dag, answerOf(dag, events), answerOf(dag, events, semantics));
 }
 
-/**
- * A journal made by one machine's public actions (its `maker`), folded by both: the product of
- * the two machines. Two journals that bring both to the same states cannot be told apart by
- * anything after them, so the pair of states is what explore deduplicates — the maker's state
- * alone would merge journals that the other machine folds differently. `other` is null once the
- * other machine's fold met an integrity fault (a difference, found at that state).
- */
-interface Pair {
-  readonly maker: ModelState;
-  readonly other: ModelState | null;
-}
-
-function foldedOrNull(state: ModelState, event: unknown): ModelState | null {
-  try {
-    return transitionEvent(state, event);
-  } catch (error) {
-    if (error instanceof LogIntegrityError) return null;
-    throw error;
-  }
-}
-
 /** What one machine says of the kill's journal. */
 export interface Told {
   /** The rules each record breaks, by this machine's audit. */
@@ -261,67 +236,54 @@ export interface MutantVerdict {
   readonly kill: Kill | null;
 }
 
-/**
- * Explores, from each DAG, the journals the reference's actions make and those the mutant's
- * make, until one tells them apart; then shrinks it — records removed while the same part of
- * the answers differs and the journal is still one its maker's actions could make (its own
- * audit finds no integrity fault and no illegal record), so the actions that lead to the
- * difference stay in it.
- */
+/** The dag model as the hunt drives it: a journal's events, its audit and its fold. */
+function huntedDag(configuration: DagConfiguration): HuntedModel<ModelState, Semantics> {
+  const machine = dagSubject(configuration);
+  return {
+    *initialStates(semantics) {
+      for (const { state } of machine.initialStates()) yield initialState(state.dag, semantics);
+    },
+    successors: (state) => machine.successors(state),
+    key: keyOf,
+    follow(other, next) {
+      try {
+        return transitionEvent(other, next.log?.event);
+      } catch (error) {
+        if (error instanceof LogIntegrityError) return null;
+        throw error;
+      }
+    },
+    journal: loggedEvents,
+    difference: (from, journal, semantics) => differenceOf(from.dag, journal, semantics),
+    makeable(from, journal, semantics) {
+      const report = audit(from.dag, journal, {}, semantics);
+      return report.integrity === null && report.legality.illegal === 0;
+    },
+  };
+}
+
+/** Explores until a journal tells the mutant from the reference, and shrinks that journal. */
 export async function huntMutant(
   configuration: DagConfiguration,
   depth: number,
   mutant: DagMutant,
 ): Promise<MutantVerdict> {
-  const machine = dagSubject(configuration);
-  const subject: Subject<Pair> = {
-    *initialStates() {
-      for (const { state } of machine.initialStates()) {
-        const mutated = initialState(state.dag, mutant.semantics);
-        yield { name: "reference", state: { maker: state, other: mutated } };
-        yield { name: "mutant", state: { maker: mutated, other: state } };
-      }
-    },
-    *successors({ maker, other }) {
-      for (const { action, state } of machine.successors(maker)) {
-        const event = state.log?.event;
-        yield { action, state: { maker: state, other: other && foldedOrNull(other, event) } };
-      }
-    },
-    key: ({ maker, other }) => `${keyOf(maker)} | ${other === null ? "fault" : keyOf(other)}`,
-    // On every step, not only on the distinct states: a record can be judged differently (its
-    // legality) and still lead both machines to states already met.
-    checkStep: (_, { maker }) => differenceOf(maker.dag, loggedEvents(maker), mutant.semantics),
-  };
-  const exploration = explore(subject, depth, { stopAtFinding: true });
-  const found = exploration.findings[0];
-  if (found === undefined) {
-    return { mutant, distinctStates: exploration.distinctStates, kill: null };
-  }
-  const { dag } = found.state.maker;
-  const madeBy = found.from as Kill["madeBy"];
-  const journal = await shrinkJournal(loggedEvents(found.state.maker), (events) => {
-    const reference = answerOf(dag, events);
-    const mutated = answerOf(dag, events, mutant.semantics);
-    const maker = madeBy === "reference" ? reference.report : mutated.report;
-    return (
-      maker.integrity === null &&
-      maker.legality.illegal === 0 &&
-      firstDifference(dag, reference, mutated) === found.rule
-    );
-  });
+  const { distinctStates, found } = await hunt(huntedDag(configuration), depth, mutant.semantics);
+  if (found === null) return { mutant, distinctStates, kill: null };
+  const { dag } = found.state;
+  const { journal } = found;
   const told = (answer: Answer): Told => ({
     rules: rulesByRecord(answer.report, journal),
     nodes: answer.nodes,
   });
   return {
     mutant,
-    distinctStates: exploration.distinctStates,
+    distinctStates,
     kill: {
       dag,
-      madeBy,
+      madeBy: found.madeBy,
       journal,
-      differs: found.rule,
+      differs: found.differs,
       reference: told(answerOf(dag, journal)),
       mutant: told(answerOf(dag, journal, mutant.semantics)),
     },

@@ -24,6 +24,7 @@ import {
   type Operation,
   type OperationsState,
   operationOf,
+  type RetryWait,
   type Step,
   withEntry,
   withMember,
@@ -114,7 +115,11 @@ function applySettled(state: OperationsState, record: SettledRecord): Operations
   const steps =
     step === null
       ? op.steps
-      : withEntry(op.steps, effect.key, stepAfterSettlement(op.policy, step, record));
+      : withEntry(
+          op.steps,
+          effect.key,
+          stepAfterSettlement(op.policy, step, record, state.semantics?.retryWait),
+        );
   return withOperation(state, record.op, {
     ...op,
     effects: withEntry(op.effects, record.effect, settled),
@@ -122,7 +127,12 @@ function applySettled(state: OperationsState, record: SettledRecord): Operations
   });
 }
 
-function stepAfterSettlement(policy: Policy, step: Step, record: SettledRecord): Step {
+function stepAfterSettlement(
+  policy: Policy,
+  step: Step,
+  record: SettledRecord,
+  wait?: RetryWait,
+): Step {
   switch (record.outcome) {
     case "ok":
       return Object.freeze({ ...step, status: "ok" });
@@ -130,7 +140,7 @@ function stepAfterSettlement(policy: Policy, step: Step, record: SettledRecord):
       return Object.freeze({ ...step, status: "unknown" });
     case "error":
       return record.retryable
-        ? afterRetryableFailure(policy, step, record.at, record.retryAfterMs)
+        ? afterRetryableFailure(policy, step, record.at, record.retryAfterMs, wait)
         : Object.freeze({ ...step, status: "failed" });
     default: {
       const unreachable: never = record.outcome;
@@ -146,7 +156,11 @@ function applyReadback(state: OperationsState, record: ReadbackRecord): Operatio
   const steps =
     step === null
       ? op.steps
-      : withEntry(op.steps, effect.key, stepAfterReadback(op.policy, step, record));
+      : withEntry(
+          op.steps,
+          effect.key,
+          stepAfterReadback(op.policy, step, record, state.semantics?.retryWait),
+        );
   return withOperation(state, record.op, {
     ...op,
     effects: withEntry(
@@ -159,12 +173,17 @@ function applyReadback(state: OperationsState, record: ReadbackRecord): Operatio
 }
 
 /** An absent effect never happened: a retryable failure at the readback's time, with no hint. */
-function stepAfterReadback(policy: Policy, step: Step, record: ReadbackRecord): Step {
+function stepAfterReadback(
+  policy: Policy,
+  step: Step,
+  record: ReadbackRecord,
+  wait?: RetryWait,
+): Step {
   switch (record.found) {
     case "committed":
       return Object.freeze({ ...step, status: "ok" });
     case "absent":
-      return afterRetryableFailure(policy, step, record.at, undefined);
+      return afterRetryableFailure(policy, step, record.at, undefined, wait);
     default: {
       const unreachable: never = record.found;
       return unreachable;
@@ -173,9 +192,15 @@ function stepAfterReadback(policy: Policy, step: Step, record: ReadbackRecord): 
 }
 
 /** retry-wait on the ladder while attempts remain, else failed. */
-function afterRetryableFailure(policy: Policy, step: Step, at: number, hint: unknown): Step {
+function afterRetryableFailure(
+  policy: Policy,
+  step: Step,
+  at: number,
+  hint: unknown,
+  wait?: RetryWait,
+): Step {
   if (!attemptsRemain(policy, step.attempt)) return Object.freeze({ ...step, status: "failed" });
-  const notBefore = retryNotBefore(policy, at, step.attempt, step.effect, hint);
+  const notBefore = retryNotBefore(policy, at, step.attempt, step.effect, hint, wait);
   return Object.freeze({ ...step, status: "retry-wait", notBefore });
 }
 

@@ -24,16 +24,26 @@ import {
   type RuleName,
   type RuleVerdict,
 } from "./report.js";
-import { initialState, type OperationsState, type StepStatus } from "./state.js";
+import {
+  initialState,
+  type OperationsSemantics,
+  type OperationsState,
+  type StepStatus,
+} from "./state.js";
 
-export function audit(records: readonly unknown[], source: AuditSource = {}): OperationsReport {
+/** `semantics` are the reference's when not given; explore's mutants give their own. */
+export function audit(
+  records: readonly unknown[],
+  source: AuditSource = {},
+  semantics?: OperationsSemantics,
+): OperationsReport {
   const lineOf = (index: number) =>
     source.lines === undefined ? {} : { line: source.lines[index] as number };
   const firstBreach = new Map<RuleName, RuleVerdict>();
   const listed: IllegalRecord[] = [];
   let illegal = 0;
   let integrity: IntegrityReport | null = null;
-  let state = initialState();
+  let state = initialState(semantics);
 
   // A plain index loop, not for…of over entries(): a hole in a sparse array is an entry
   // (undefined, so malformed) like any other.

@@ -19,11 +19,20 @@ export interface Judged {
 }
 
 export function foldRecord(state: OperationsState, record: OperationsRecord): Judged {
-  const reason = judge(state, record);
+  const reason = judgeOf(state)(state, record);
   return {
-    state: reason === null ? apply(state, record) : afterBreach(state, record, reason),
+    state: reason === null ? applyOf(state)(state, record) : afterBreach(state, record, reason),
     reason,
   };
+}
+
+/** The rules and the changes of the state's own semantics (a mutant's, in explore), else the reference's. */
+function judgeOf(state: OperationsState): typeof judge {
+  return state.semantics?.judge ?? judge;
+}
+
+function applyOf(state: OperationsState): typeof apply {
+  return state.semantics?.apply ?? apply;
 }
 
 /** What a record that broke a rule for `reason` still changes. */
@@ -65,7 +74,7 @@ function afterBreach(
     case "misclassified":
     case "effects-outstanding":
     case "outcome-mismatch":
-      return apply(state, record);
+      return applyOf(state)(state, record);
     default: {
       const unreachable: never = reason;
       return unreachable;
@@ -80,6 +89,6 @@ function afterBreach(
  */
 function asTakeover(state: OperationsState, record: OpRecord, epoch: number): OperationsState {
   const adopted = withStrandEpoch(state, fencingStrand(state, record), epoch);
-  const reason = judge(adopted, record);
-  return reason === null ? apply(adopted, record) : afterBreach(adopted, record, reason);
+  const reason = judgeOf(adopted)(adopted, record);
+  return reason === null ? applyOf(adopted)(adopted, record) : afterBreach(adopted, record, reason);
 }

@@ -7,6 +7,7 @@
  */
 
 import { isCount, type Policy } from "./records.js";
+import type { RetryWait } from "./state.js";
 
 /** The exponent of the ladder stops growing here. */
 const MAX_EXPONENT = 20n;
@@ -50,15 +51,19 @@ export function attemptsRemain(policy: Policy, attempt: number): boolean {
   return policy.maxAttempts === null || attempt < policy.maxAttempts;
 }
 
-/** When the retry of a failure committed at `at` may start: exact, so a bigint. */
+/**
+ * When the retry of a failure committed at `at` may start: exact, so a bigint. `wait` is the
+ * ladder's, but for a mutant's (docs/explore.md, "Mutants").
+ */
 export function retryNotBefore(
   policy: Policy,
   at: number,
   attempt: number,
   effectId: string,
   retryAfterMs: unknown,
+  wait: RetryWait = retryWait,
 ): bigint {
-  return BigInt(at) + BigInt(retryWait(policy, attempt, effectId, retryAfterMs));
+  return BigInt(at) + BigInt(wait(policy, attempt, effectId, retryAfterMs));
 }
 
 /** The remainder in [0, modulus), whatever the sign of `value` (modulus > 0). */

@@ -25,6 +25,7 @@ import {
   type Operation,
   type OperationsState,
   operationOf,
+  type RetryWait,
 } from "./state.js";
 
 /** The record's one reason, or null when it breaks no rule. */
@@ -62,7 +63,7 @@ function kindBreach(state: OperationsState, record: OpRecord): Reason | null {
     case "intent":
       return intentBreach(state, record);
     case "settled":
-      return settledBreach(operationOf(state, record), record);
+      return settledBreach(operationOf(state, record), record, state.semantics?.retryWait);
     case "readback":
       return readbackBreach(operationOf(state, record), record);
     case "cancel-requested":
@@ -114,7 +115,7 @@ function attemptBreach(op: Operation, record: IntentRecord): Reason | null {
   }
 }
 
-function settledBreach(op: Operation, record: SettledRecord): Reason | null {
+function settledBreach(op: Operation, record: SettledRecord, wait?: RetryWait): Reason | null {
   const effect = op.effects.get(record.effect);
   if (effect === undefined) return "no-intent";
   if (effect.status === "settled" || effect.status === "resolved") return "already-settled";
@@ -127,6 +128,7 @@ function settledBreach(op: Operation, record: SettledRecord): Reason | null {
       effect.attempt,
       record.effect,
       record.retryAfterMs,
+      wait,
     );
     if (BigInt(record.notBefore) !== due) return "ladder-mismatch";
   }

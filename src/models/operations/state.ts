@@ -10,7 +10,8 @@
  * a long journal's fold quadratic. Ordered, so a state lists its entries as they were first made.
  */
 import { OrderedMap, Set as PersistentSet } from "immutable";
-import type { FinishedOutcome, OpRecord, Policy, Request } from "./records.js";
+import type { FinishedOutcome, OperationsRecord, OpRecord, Policy, Request } from "./records.js";
+import type { Reason } from "./report.js";
 
 /** A persistent table by id, in the order its entries were first made. */
 export type Table<V> = OrderedMap<string, V>;
@@ -74,14 +75,36 @@ export interface OperationsState {
   readonly operations: Table<Operation>;
   /** Every effect id ever reserved, of finished ops too. */
   readonly reserved: PersistentSet<string>;
+  /** Absent on the reference's states: they follow docs/models/operations.md. */
+  readonly semantics?: OperationsSemantics;
 }
 
-export function initialState(): OperationsState {
-  return Object.freeze({
+/**
+ * The model's meaning, in the three places explore's mutants change it (docs/explore.md,
+ * "Mutants"): the rules that judge a record, what a record changes, and the retry ladder's wait.
+ * A state carries the semantics that made it, and every state folded from it keeps them.
+ */
+export interface OperationsSemantics {
+  readonly judge: (state: OperationsState, record: OperationsRecord) => Reason | null;
+  readonly apply: (state: OperationsState, record: OperationsRecord) => OperationsState;
+  readonly retryWait: RetryWait;
+}
+
+/** The retry ladder's wait (retry-wait.ts, `retryWait`). */
+export type RetryWait = (
+  policy: Policy,
+  attempt: number,
+  effectId: string,
+  retryAfterMs: unknown,
+) => number;
+
+export function initialState(semantics?: OperationsSemantics): OperationsState {
+  const empty = {
     strands: emptyTable<Strand>(),
     operations: emptyTable<Operation>(),
     reserved: PersistentSet<string>(),
-  });
+  };
+  return Object.freeze(semantics === undefined ? empty : { ...empty, semantics });
 }
 
 export const NEW_STRAND: Strand = Object.freeze({ current: null, epoch: null });
