@@ -14,7 +14,7 @@ import { explore } from "../explore/explore.js";
 import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { audit } from "../models/dag/audit.js";
 import type { Dag } from "../models/dag/dag.js";
-import { loggedEvents, type ModelState } from "../models/dag/state.js";
+import { loggedEvents, type ModelState, type NodeState } from "../models/dag/state.js";
 import { type CliOutput, ExitCode } from "./command.js";
 import {
   type Counterexample,
@@ -24,6 +24,7 @@ import {
   type ExploreRun,
   evidence,
   explorationText,
+  type MutantShown,
   mutantsEvidence,
   mutantsText,
   refinementText,
@@ -85,13 +86,13 @@ export async function exploreDag(
     const shown = {
       ...evidence(explored, depth, result, counterexamples),
       sensitivity,
-      ...(run.mutants ? { mutants: mutantsEvidence(verdicts) } : {}),
+      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(dagMutantShown)) } : {}),
     };
     output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     output.stdout(explorationText(explored, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
-    if (run.mutants) output.stdout(mutantsText(verdicts, depth));
+    if (run.mutants) output.stdout(mutantsText(verdicts.map(dagMutantShown), depth));
   }
   if (out !== null) {
     for (const [i, { rule, journal }] of counterexamples.entries()) {
@@ -111,6 +112,43 @@ export async function exploreDag(
   return result.findings.length === 0 && !restartsDiffer && !survivors
     ? ExitCode.conformant
     : ExitCode.notConformant;
+}
+
+/** A dag mutant as explore shows it: the final node states of each machine, and how they differ. */
+function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): MutantShown {
+  const { name, description } = mutant;
+  if (kill === null) return { name, description, distinctStates, kill: null };
+  const then = kill.dag.nodes.flatMap((node, i) => {
+    const reference = nodeText(kill.reference.nodes[i]);
+    const mutated = nodeText(kill.mutant.nodes[i]);
+    return reference === mutated
+      ? []
+      : [`${node.id} is, by the reference: ${reference}; by the mutant: ${mutated}`];
+  });
+  return {
+    name,
+    description,
+    distinctStates,
+    kill: {
+      madeBy: kill.madeBy,
+      from: `DAG ${shapeOf(kill.dag)}`,
+      differs: kill.differs,
+      journal: kill.journal,
+      reference: { rules: kill.reference.rules, final: kill.reference.nodes },
+      mutant: { rules: kill.mutant.rules, final: kill.mutant.nodes },
+      then,
+    },
+  };
+}
+
+function nodeText(node: NodeState | undefined): string {
+  if (node === undefined) return "—";
+  const { status, phase, deposit } = node;
+  const held =
+    deposit === null
+      ? "no deposit"
+      : `deposit ${deposit.validation} (${deposit.mode}, phase ${deposit.phase})`;
+  return `${status}, phase ${phase}, ${held}, surface ${JSON.stringify(node.surface)}`;
 }
 
 /** The rules each record of a counterexample breaks, an engine difference on its last. */

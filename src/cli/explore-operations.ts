@@ -14,6 +14,11 @@ import {
   type OperationsFault,
 } from "../explore/operations/faults.js";
 import {
+  huntOperationsMutant,
+  OPERATIONS_MUTANTS,
+  type OperationsMutantVerdict,
+} from "../explore/operations/mutants.js";
+import {
   describeConfiguration,
   type OperationsConfiguration,
   operationsJournalBytes,
@@ -34,6 +39,9 @@ import {
   type ExploreRun,
   evidence,
   explorationText,
+  type MutantShown,
+  mutantsEvidence,
+  mutantsText,
   sensitivityText,
   slug,
 } from "./explore-output.js";
@@ -68,30 +76,79 @@ export async function exploreOperations(
       await checkOperationsRestarts(sensitivity, wasm, records);
     }
   }
+  const verdicts: OperationsMutantVerdict[] = [];
+  if (run.mutants) {
+    for (const mutant of OPERATIONS_MUTANTS) {
+      progress(`hunting mutant ${mutant.name}`);
+      verdicts.push(await huntOperationsMutant(configuration, depth, mutant));
+    }
+  }
   progress(null);
   const explored: ExploredConfiguration = {
     evidence: { model: "operations", ...configuration },
     text: describeConfiguration(configuration),
   };
   if (format === "json") {
-    const shown = { ...evidence(explored, depth, result, counterexamples), sensitivity };
+    const shown = {
+      ...evidence(explored, depth, result, counterexamples),
+      sensitivity,
+      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(shownOf)) } : {}),
+    };
     output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     output.stdout(explorationText(explored, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+    if (run.mutants) output.stdout(mutantsText(verdicts.map(shownOf), depth));
   }
   if (out !== null) {
     for (const [i, { rule, journal }] of counterexamples.entries()) {
       out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, operationsJournalBytes(journal));
+    }
+    for (const { mutant, kill } of verdicts) {
+      if (kill !== null) {
+        out.write(`mutant-${mutant.name}.jsonl`, operationsJournalBytes(kill.journal));
+      }
     }
     if (format === "text" && out.written.length > 0) {
       output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
   }
   const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  return result.findings.length === 0 && !restartsDiffer
+  const survivors = verdicts.some((verdict) => verdict.kill === null);
+  return result.findings.length === 0 && !restartsDiffer && !survivors
     ? ExitCode.conformant
     : ExitCode.notConformant;
+}
+
+/** An operations mutant as explore shows it: the final summaries when they differ, else the states. */
+function shownOf({ mutant, distinctStates, kill }: OperationsMutantVerdict): MutantShown {
+  const { name, description } = mutant;
+  if (kill === null) return { name, description, distinctStates, kill: null };
+  const reference = audit(kill.journal).final;
+  const mutated = audit(kill.journal, {}, mutant.semantics).final;
+  const then =
+    JSON.stringify(reference) !== JSON.stringify(mutated)
+      ? [
+          `by the reference: ${JSON.stringify(reference)}`,
+          `by the mutant:    ${JSON.stringify(mutated)}`,
+        ]
+      : kill.reference.state === kill.mutant.state
+        ? []
+        : ["the final states differ (both are in --format json)"];
+  return {
+    name,
+    description,
+    distinctStates,
+    kill: {
+      madeBy: kill.madeBy,
+      from: "the initial state",
+      differs: kill.differs,
+      journal: kill.journal,
+      reference: { rules: kill.reference.rules, final: JSON.parse(kill.reference.state) },
+      mutant: { rules: kill.mutant.rules, final: JSON.parse(kill.mutant.state) },
+      then,
+    },
+  };
 }
 
 /** A retry policy from a JSON file, checked as an `accepted` record's policy is. */

@@ -6,12 +6,9 @@
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { MutantVerdict } from "../explore/dag/mutants.js";
 import type { Refinement } from "../explore/dag/refine.js";
-import { shapeOf } from "../explore/dag/subject.js";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
-import type { NodeState } from "../models/dag/state.js";
 import { type CliOutput, UsageError } from "./command.js";
 import { wantsProgress } from "./progress-bar.js";
 
@@ -58,20 +55,40 @@ export function evidence(
   };
 }
 
-export function mutantsEvidence(verdicts: readonly MutantVerdict[]) {
+/** A mutant as explore shows it, whatever its model. */
+export interface MutantShown {
+  readonly name: string;
+  readonly description: string;
+  /** Pairs of states explored until it was killed, or all of them. */
+  readonly distinctStates: number;
+  readonly kill: {
+    readonly madeBy: "reference" | "mutant";
+    /** The initial state its journal starts from: a DAG's shape, a configuration. */
+    readonly from: string;
+    readonly differs: string;
+    readonly journal: readonly unknown[];
+    /** What each machine says of the journal: the rules of each record, and its final state. */
+    readonly reference: { readonly rules: readonly (readonly string[])[]; readonly final: unknown };
+    readonly mutant: { readonly rules: readonly (readonly string[])[]; readonly final: unknown };
+    /** How the final states differ, a line each. */
+    readonly then: readonly string[];
+  } | null;
+}
+
+export function mutantsEvidence(mutants: readonly MutantShown[]) {
   return {
-    killed: verdicts.filter((verdict) => verdict.kill !== null).length,
-    total: verdicts.length,
-    mutants: verdicts.map(({ mutant, distinctStates, kill }) => ({
-      name: mutant.name,
-      description: mutant.description,
+    killed: mutants.filter((mutant) => mutant.kill !== null).length,
+    total: mutants.length,
+    mutants: mutants.map(({ name, description, distinctStates, kill }) => ({
+      name,
+      description,
       killed: kill !== null,
       distinctStates,
       ...(kill === null
         ? {}
         : {
             madeBy: kill.madeBy,
-            dag: shapeOf(kill.dag),
+            from: kill.from,
             differs: kill.differs,
             journal: kill.journal,
             reference: kill.reference,
@@ -131,22 +148,22 @@ export function sensitivityText(sensitivity: Sensitivity): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function mutantsText(verdicts: readonly MutantVerdict[], depth: number): string {
-  const killed = verdicts.filter((verdict) => verdict.kill !== null).length;
+export function mutantsText(mutants: readonly MutantShown[], depth: number): string {
+  const killed = mutants.filter((mutant) => mutant.kill !== null).length;
   const lines = [
-    `Mutants of the reference, each explored to depth ${depth} beside it: ${killed} of ${verdicts.length} killed`,
+    `Mutants of the reference, each explored to depth ${depth} beside it: ${killed} of ${mutants.length} killed`,
   ];
-  for (const { mutant, distinctStates, kill } of verdicts) {
+  for (const { name, description, distinctStates, kill } of mutants) {
     if (kill === null) {
       lines.push(
-        `✗ survived ${mutant.name}: ${mutant.description}`,
+        `✗ survived ${name}: ${description}`,
         `    not told apart from the reference in ${count(distinctStates)} pairs of states: the bound, or the rules, are too weak to see it`,
       );
       continue;
     }
     lines.push(
-      `  ✓ killed ${mutant.name}: ${mutant.description}`,
-      `    told apart by ${kill.differs}, on a journal of the ${kill.madeBy}'s actions on DAG ${shapeOf(kill.dag)} (${records(kill.journal.length)}):`,
+      `  ✓ killed ${name}: ${description}`,
+      `    told apart by ${kill.differs}, on a journal of the ${kill.madeBy}'s actions from ${kill.from} (${records(kill.journal.length)}):`,
     );
     lines.push(
       ...journalLines(kill.journal, (i) => {
@@ -156,15 +173,7 @@ export function mutantsText(verdicts: readonly MutantVerdict[], depth: number): 
         return `the reference: ${reference.join(" · ") || "—"}; the mutant: ${mutated.join(" · ") || "—"}`;
       }),
     );
-    for (const [i, node] of kill.dag.nodes.entries()) {
-      const reference = nodeText(kill.reference.nodes[i]);
-      const mutated = nodeText(kill.mutant.nodes[i]);
-      if (reference !== mutated) {
-        lines.push(
-          `      then ${node.id} is, by the reference: ${reference}; by the mutant: ${mutated}`,
-        );
-      }
-    }
+    for (const line of kill.then) lines.push(`      then ${line}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -200,16 +209,6 @@ function journalLines(journal: readonly unknown[], note: (index: number) => stri
 
 function brokenText(rules: readonly string[]): string {
   return rules.length === 0 ? "" : `✗ ${rules.join(" · ")}`;
-}
-
-function nodeText(node: NodeState | undefined): string {
-  if (node === undefined) return "—";
-  const { status, phase, deposit } = node;
-  const held =
-    deposit === null
-      ? "no deposit"
-      : `deposit ${deposit.validation} (${deposit.mode}, phase ${deposit.phase})`;
-  return `${status}, phase ${phase}, ${held}, surface ${JSON.stringify(node.surface)}`;
 }
 
 function records(n: number): string {

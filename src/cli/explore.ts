@@ -29,8 +29,8 @@ const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [-
                          [--faults] [--mutants] [--driver CMD [--driver-timeout MS]]
                          [--out DIR] [--format text|json]
        statefold explore --model operations [--strands S] [--ops O] [--keys K] [--attempts A]
-                         [--leases E] [--policy FILE] [--depth D] [--faults] [--out DIR]
-                         [--format text|json]
+                         [--leases E] [--policy FILE] [--depth D] [--faults] [--mutants]
+                         [--out DIR] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -212,5 +212,5 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
 }
 
 /** Each model's own flags: one model's given with the other is an error naming it. */
-const DAG_FLAGS = ["nodes", "dag", "paths", "driver", "driver-timeout", "mutants"] as const;
+const DAG_FLAGS = ["nodes", "dag", "paths", "driver", "driver-timeout"] as const;
 const OPERATIONS_FLAGS = ["strands", "ops", "keys", "attempts", "leases", "policy"] as const;

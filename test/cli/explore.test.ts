@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAG_MUTANTS } from "../../src/explore/dag/mutants.js";
+import { OPERATIONS_MUTANTS } from "../../src/explore/operations/mutants.js";
 import { type CliRun, statefoldInProcess, tempFile } from "./cli-process.js";
 
 const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
@@ -108,6 +109,18 @@ describe("statefold explore --model operations", () => {
   });
 });
 
+describe("statefold explore --model operations --mutants", () => {
+  it("kills every operations mutant, each with its journal", async () => {
+    const result = await run("explore", "--model", "operations", "--mutants", "--format", "json");
+    expect(result.code).toBe(0);
+    const { mutants } = JSON.parse(result.stdout);
+    expect(mutants.killed).toBe(OPERATIONS_MUTANTS.length);
+    const hint = mutants.mutants.find(({ name }: { name: string }) => name === "hint-ignored");
+    expect(hint).toMatchObject({ killed: true, madeBy: "reference", differs: "retryLadder" });
+    expect(hint.journal.at(-1)).toMatchObject({ kind: "settled", retryAfterMs: 2500 });
+  });
+});
+
 describe("statefold explore --mutants", () => {
   it("kills every mutant, shows each one's shrunk journal, and writes it where --out says, never over a file", async () => {
     const out = join(mkdtempSync(join(tmpdir(), "statefold-explore-")), "counterexamples");
@@ -118,7 +131,7 @@ describe("statefold explore --mutants", () => {
     );
     expect(result.stdout).toContain(
       "  ✓ killed dispatch-ignores-dependencies: dispatch does not check that the node's dependencies are proven\n" +
-        "    told apart by legality, on a journal of the mutant's actions on DAG a; b<-a (1 record):\n" +
+        "    told apart by legality, on a journal of the mutant's actions from DAG a; b<-a (1 record):\n" +
         '      1  {"kind":"dispatched","id":"b"}   the reference: scheduleCorrect (b) · legality (dependencies-not-proven); the mutant: scheduleCorrect (b)\n',
     );
     expect(readdirSync(out).sort()).toEqual(

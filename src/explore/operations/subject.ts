@@ -1,12 +1,11 @@
 /**
  * The `operations` model as explore drives it (docs/explore.md, "The operations model"): a
  * runtime's commits as actions — accept the next op on a strand, an intent for each step (its
- * first attempt, or the retry of one waiting, committed just before its notBefore and at it),
- * each settlement of a pending effect (ok; an error, final or retryable, with and without the
- * provider's hint; unknown), each readback of an unknown one, cancel, each finish, a lease on a
- * strand — each a record the runtime journals as a faithful runtime would (its strand's epoch
- * on it, a retry's notBefore as the ladder has it, fresh effect ids). A record the model's rules
- * refuse is no step. Time is symbolic: every record is committed at the clock, which only a
+ * next attempt, a retry committed just before its notBefore and at it), each settlement of a
+ * live effect (ok; an error, final or retryable, with and without the provider's hint; unknown),
+ * each readback of one, cancel, each finish, a lease on a strand — each a record as a faithful
+ * runtime writes it (its strand's epoch on it, a retry's notBefore as its machine's ladder has
+ * it, fresh effect ids). A record the model's rules refuse is no step. Time is symbolic: every record is committed at the clock, which only a
  * retry moves, to its notBefore.
  */
 import type { OperationsJournalAuditor } from "../../../bindings/operations/engine.js";
@@ -197,40 +196,46 @@ function* candidates(
         yield { record: { ...intent, at: due, ...epoch }, clock: due };
       }
     }
+    // Every live effect is offered every settlement and readback: the rules refuse those a
+    // faithful runtime would not commit (a second settlement, a readback of a known outcome).
     for (const [effect, held] of operation.effects) {
       const at = clock;
-      if (held.status === "pending") {
-        const settled = { kind: "settled", op, effect, at };
-        yield { record: { ...settled, outcome: "ok", ...epoch } };
-        yield { record: { ...settled, outcome: "error", ...epoch } };
-        for (const hint of [{}, { retryAfterMs: HINT_MS }]) {
-          const retrying = operation.steps.get(held.key)?.effect === effect;
-          const schedules =
-            retrying &&
-            (operation.policy.maxAttempts === null || held.attempt < operation.policy.maxAttempts);
-          const notBefore = schedules
-            ? {
-                notBefore: Number(
-                  retryNotBefore(operation.policy, at, held.attempt, effect, hint.retryAfterMs),
+      const settled = { kind: "settled", op, effect, at };
+      yield { record: { ...settled, outcome: "ok", ...epoch } };
+      yield { record: { ...settled, outcome: "error", ...epoch } };
+      for (const hint of [{}, { retryAfterMs: HINT_MS }]) {
+        const retrying = operation.steps.get(held.key)?.effect === effect;
+        const schedules =
+          retrying &&
+          (operation.policy.maxAttempts === null || held.attempt < operation.policy.maxAttempts);
+        const notBefore = schedules
+          ? {
+              notBefore: Number(
+                retryNotBefore(
+                  operation.policy,
+                  at,
+                  held.attempt,
+                  effect,
+                  hint.retryAfterMs,
+                  model.semantics?.retryWait,
                 ),
-              }
-            : {};
-          yield {
-            record: {
-              ...settled,
-              outcome: "error",
-              retryable: true,
-              ...hint,
-              ...notBefore,
-              ...epoch,
-            },
-          };
-        }
-        yield { record: { ...settled, outcome: "unknown", ...epoch } };
-      } else if (held.status === "unknown") {
-        for (const found of ["committed", "absent"]) {
-          yield { record: { kind: "readback", op, effect, found, at, ...epoch } };
-        }
+              ),
+            }
+          : {};
+        yield {
+          record: {
+            ...settled,
+            outcome: "error",
+            retryable: true,
+            ...hint,
+            ...notBefore,
+            ...epoch,
+          },
+        };
+      }
+      yield { record: { ...settled, outcome: "unknown", ...epoch } };
+      for (const found of ["committed", "absent"]) {
+        yield { record: { kind: "readback", op, effect, found, at, ...epoch } };
       }
     }
     yield { record: { kind: "cancel-requested", op, at: clock, ...epoch } };
@@ -253,15 +258,17 @@ function* candidates(
  * effects alike.
  */
 export function keyOf(state: ExploredOperations): string {
-  const { model } = state;
+  return `${state.clock} ${state.accepted} ${state.leases} ${stateText(state.model)}`;
+}
+
+/** The model's whole state as text: strands, ops with their steps and effects, reserved ids. */
+export function stateText(model: OperationsState): string {
   return JSON.stringify(
     [
-      state.clock,
-      state.accepted,
-      state.leases,
       model.strands.toJS(),
       [...model.operations].map(([op, operation]) => [
         op,
+        operation.strand,
         operation.control,
         operation.finished,
         operation.steps.toJS(),
