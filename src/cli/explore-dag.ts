@@ -95,9 +95,9 @@ export async function exploreDag(
     if (run.mutants) output.stdout(mutantsText(verdicts.map(dagMutantShown), depth));
   }
   if (out !== null) {
-    for (const [i, { rule, journal }] of counterexamples.entries()) {
-      const { dag } = result.findings[i]?.state as ModelState;
-      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(dag, journal));
+    for (const [i, { state }] of result.findings.entries()) {
+      const { rule, journal } = counterexamples[i] as Counterexample;
+      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(state.dag, journal));
     }
     for (const { mutant, kill } of verdicts) {
       if (kill !== null)
