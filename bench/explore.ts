@@ -1,6 +1,6 @@
 /**
  * Explore's speed in `npm run bench` (docs/explore.md): distinct states per second on one core,
- * each model at a configuration it explores in a few seconds, measured three ways in one process,
+ * each model (dag, operations) at a configuration it explores in a few seconds, measured three ways in one process,
  * taking turns round by round —
  *
  *   steps only      the exploration with every step checked (legality, invariants) and no
@@ -20,9 +20,17 @@
 import { Bench } from "tinybench";
 import { loadEngine } from "../bindings/index.js";
 import { DAG_DEFAULTS, dagSubject } from "../src/explore/dag/subject.js";
-import { explore } from "../src/explore/explore.js";
+import { explore, type Subject } from "../src/explore/explore.js";
+import {
+  describeConfiguration,
+  type ExploredOperations,
+  OPERATIONS_DEFAULTS,
+  operationsSubject,
+  recordsOf,
+} from "../src/explore/operations/subject.js";
 import { replay } from "../src/models/dag/fold.js";
 import { loggedEvents, type ModelState } from "../src/models/dag/state.js";
+import { replay as replayOperations } from "../src/models/operations/replay.js";
 import { median } from "./measure.js";
 
 export interface ExploreRow {
@@ -40,27 +48,80 @@ export interface ExploreRow {
 
 /** `npm run bench`'s dag depth: a few seconds an exploration. */
 const DAG_DEPTH = 7;
+/** The operations configuration and depth: two strands, so that ops interleave. */
+const OPERATIONS_BENCHED = { ...OPERATIONS_DEFAULTS, strands: 2 };
+const OPERATIONS_DEPTH = 7;
+
+/** One model's exploration, three ways: steps only, both engines, the fold of every journal. */
+interface Explored<State> {
+  readonly model: string;
+  readonly configuration: string;
+  readonly stepsOnly: Subject<State>;
+  readonly bothEngines: Subject<State>;
+  /** Folds the journal of an explored state with the reference, as a journal's audit would. */
+  readonly fold: (state: State) => () => void;
+  readonly events: (state: State) => number;
+}
 
 export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise<ExploreRow[]> {
   const wasm = await loadEngine();
+  const operationsWasm = await loadEngine({ model: "operations" });
   const configuration = { nodes: DAG_DEFAULTS.nodes, paths: DAG_DEFAULTS.paths };
-  const stepsOnly = { ...dagSubject(configuration), checkState: undefined };
-  const bothEngines = dagSubject(configuration, wasm);
-  const journals: { state: ModelState; events: unknown[] }[] = [];
-  const census = explore(stepsOnly, depth, {
-    onDistinct: (state) => journals.push({ state, events: loggedEvents(state) }),
+  const dag: Explored<ModelState> = {
+    model: "dag",
+    configuration: `every DAG of 1 to ${configuration.nodes} nodes, ${configuration.paths} path, depth ${depth}`,
+    stepsOnly: { ...dagSubject(configuration), checkState: undefined },
+    bothEngines: dagSubject(configuration, wasm),
+    fold: (state) => {
+      const events = loggedEvents(state);
+      return () => replay(state.dag, events);
+    },
+    events: (state) => state.log?.length ?? 0,
+  };
+  const operationsDepth = Math.min(depth, OPERATIONS_DEPTH);
+  const operations: Explored<ExploredOperations> = {
+    model: "operations",
+    configuration: `${describeConfiguration(OPERATIONS_BENCHED)}, depth ${operationsDepth}`,
+    stepsOnly: { ...operationsSubject(OPERATIONS_BENCHED), checkState: undefined },
+    bothEngines: operationsSubject(OPERATIONS_BENCHED, operationsWasm),
+    fold: (state) => {
+      const records = recordsOf(state);
+      return () => replayOperations(records);
+    },
+    events: (state) => recordsOf(state).length,
+  };
+  return [
+    await measureOne(dag, depth, rounds),
+    await measureOne(operations, operationsDepth, rounds),
+  ];
+}
+
+async function measureOne<State>(
+  explored: Explored<State>,
+  depth: number,
+  rounds: number,
+): Promise<ExploreRow> {
+  const folds: (() => void)[] = [];
+  let foldEvents = 0;
+  const census = explore(explored.stepsOnly, depth, {
+    onDistinct: (state) => {
+      folds.push(explored.fold(state));
+      foldEvents += explored.events(state);
+    },
   });
-  const foldEvents = journals.reduce((sum, { events }) => sum + events.length, 0);
+  const check = (distinct: number) => {
+    if (distinct !== census.distinctStates) throw new Error("explore is not deterministic");
+  };
   const samples = { steps: [] as number[], both: [] as number[], fold: [] as number[] };
   for (let round = 0; round < rounds; round++) {
     const bench = new Bench({ iterations: 1, time: 0, warmup: false, throws: true });
     const tasks: [keyof typeof samples, () => void][] = [
-      ["steps", () => check(explore(stepsOnly, depth).distinctStates)],
-      ["both", () => check(explore(bothEngines, depth).distinctStates)],
+      ["steps", () => check(explore(explored.stepsOnly, depth).distinctStates)],
+      ["both", () => check(explore(explored.bothEngines, depth).distinctStates)],
       [
         "fold",
         () => {
-          for (const { state, events } of journals) replay(state.dag, events);
+          for (const fold of folds) fold();
         },
       ],
     ];
@@ -76,19 +137,14 @@ export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise
       samples[task.name as keyof typeof samples].push(result.latency.mean / 1000);
     }
   }
-  function check(distinct: number): void {
-    if (distinct !== census.distinctStates) throw new Error("explore is not deterministic");
-  }
-  return [
-    {
-      model: "dag",
-      configuration: `every DAG of 1 to ${configuration.nodes} nodes, ${configuration.paths} path, depth ${depth}`,
-      distinctStates: census.distinctStates,
-      transitions: census.transitions,
-      stepsOnlySeconds: median(samples.steps),
-      bothEnginesSeconds: median(samples.both),
-      foldEvents,
-      foldSeconds: median(samples.fold),
-    },
-  ];
+  return {
+    model: explored.model,
+    configuration: explored.configuration,
+    distinctStates: census.distinctStates,
+    transitions: census.transitions,
+    stepsOnlySeconds: median(samples.steps),
+    bothEnginesSeconds: median(samples.both),
+    foldEvents,
+    foldSeconds: median(samples.fold),
+  };
 }

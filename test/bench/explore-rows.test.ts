@@ -10,9 +10,12 @@ import { DAG_DEFAULTS, dagSubject } from "../../src/explore/dag/subject.js";
 import { explore } from "../../src/explore/explore.js";
 
 describe("explore's bench rows", () => {
-  it("measure the dag exploration three ways and are tabled as rates", async () => {
-    const [row, ...others] = await measureExplore(1, 5);
+  it("measure each model's exploration three ways and are tabled as rates", async () => {
+    const [row, operations, ...others] = await measureExplore(1, 5);
     expect(others).toEqual([]);
+    expect(operations).toMatchObject({ model: "operations" });
+    expect(operations?.configuration).toMatch(/^2 strands, 2 ops of 1 step, .*, depth 5$/);
+    expect(operations?.foldEvents).toBeGreaterThan(operations?.distinctStates ?? Infinity);
     const census = explore(dagSubject({ nodes: DAG_DEFAULTS.nodes, paths: DAG_DEFAULTS.paths }), 5);
     expect(row).toMatchObject({
       model: "dag",
