@@ -6,6 +6,7 @@
  */
 import { loadEngine } from "../../bindings/index.js";
 import { DAG_DEFAULTS } from "../explore/dag/subject.js";
+import { EXECUTIVE_DEFAULTS, runOf } from "../explore/executive/subject.js";
 import { OPERATIONS_DEFAULTS } from "../explore/operations/subject.js";
 import { readDagFile } from "../journal/index.js";
 import { MODEL_NAMES } from "../models/registry.js";
@@ -18,6 +19,7 @@ import {
   UsageError,
 } from "./command.js";
 import { exploreDag, refineThroughDriver } from "./explore-dag.js";
+import { exploreExecutive, readExecutiveRun } from "./explore-executive.js";
 import { exploreOperations, readPolicyFile } from "./explore-operations.js";
 import { CounterexampleFolder, type ExploreRun, progressLine } from "./explore-output.js";
 import { integerFlag } from "./number-flags.js";
@@ -30,6 +32,8 @@ const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [-
                          [--out DIR] [--format text|json]
        statefold explore --model operations [--strands S] [--ops O] [--keys K] [--attempts A]
                          [--leases E] [--policy FILE] [--depth D] [--faults] [--mutants]
+                         [--out DIR] [--format text|json]
+       statefold explore --model executive [--spec FILE --budget FILE] [--depth D] [--faults]
                          [--out DIR] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
@@ -52,18 +56,27 @@ accept, an intent for each step (a retry just before its notBefore and at it), e
 of an unknown effect, cancel, each finish, a lease — written as a faithful runtime writes them;
 a record the rules refuse is no step. Time moves only when a retry waits for its notBefore.
 
+The executive model: from the ready state of a spec and budget (a small built-in one that
+reaches a sub-plan, retries, checkpoints and every way to fail), every observation — start; a
+result of the outstanding execute (ok with no output, ok with one byte more than the budget
+has left, a retryable error, a final error) and one of a consumed decision; checkpointed;
+tick; cancel — at the clock, 1 ms before it and at the frame's deadline. Each line is the
+observation and the machine's decision, a reject included.
+
 Options:
-  --model NAME      the model to explore: dag (the default) or operations
+  --model NAME      the model to explore: dag (the default), operations or executive
   --nodes N         DAGs of 1 to N nodes (default ${DAG_DEFAULTS.nodes})
   --dag FILE        explore this DAG only (a JSON file of nodes, as for statefold audit)
   --paths P         surface paths to widen by (default ${DAG_DEFAULTS.paths})
-  --depth D         the longest action sequence explored (default ${DAG_DEFAULTS.depth}; ${OPERATIONS_DEFAULTS.depth} for operations)
+  --depth D         the longest action sequence explored (default ${DAG_DEFAULTS.depth}; ${OPERATIONS_DEFAULTS.depth} for operations,
+                    ${EXECUTIVE_DEFAULTS.depth} for executive)
   --strands S, --ops O, --keys K   (operations) strands, ops and steps per op (defaults
                     ${OPERATIONS_DEFAULTS.strands}, ${OPERATIONS_DEFAULTS.ops}, ${OPERATIONS_DEFAULTS.keys})
   --attempts A      (operations) the highest attempt an intent is made with (default ${OPERATIONS_DEFAULTS.attempts})
   --leases E        (operations) leases taken at most, over all strands (default ${OPERATIONS_DEFAULTS.leases})
   --policy FILE     (operations) every op's retry policy, a JSON file {"maxAttempts",
                     "baseDelayMs", "maxDelayMs"} (default ${JSON.stringify(OPERATIONS_DEFAULTS.policy)})
+  --spec FILE, --budget FILE   (executive) the spec and budget to explore, as JSON files
   --faults          also inject faults into every distinct state's journal — a record twice,
                     a record lost, two swapped, the final write torn — and print what the
                     audit caught, by which rules, and what it could not tell (masked); and
@@ -123,6 +136,8 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     attempts: { type: "string" },
     leases: { type: "string" },
     policy: { type: "string" },
+    spec: { type: "string" },
+    budget: { type: "string" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -130,23 +145,24 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     throw new UsageError(`explore takes no journal, found ${positionals.join(" ")}`, "explore");
   }
   const model = oneOf("explore", "--model", values.model ?? "dag", MODEL_NAMES);
-  if (model === "executive") {
-    throw new UsageError(
-      "explore runs the dag and operations models so far, not executive",
-      "explore",
-    );
-  }
   const format = oneOf("explore", "--format", values.format ?? "text", ["text", "json"] as const);
-  const foreign = (model === "dag" ? OPERATIONS_FLAGS : DAG_FLAGS).filter(
-    (flag) => values[flag] !== undefined,
-  );
-  if (foreign.length > 0) {
-    throw new UsageError(
-      `--${foreign[0]} is a flag of the ${model === "dag" ? "operations" : "dag"} model, not of ${model}`,
-      "explore",
-    );
+  for (const [owner, flags] of Object.entries(MODEL_FLAGS)) {
+    const foreign = owner === model ? undefined : flags.find((flag) => values[flag] !== undefined);
+    if (foreign !== undefined) {
+      throw new UsageError(
+        `--${foreign} is a flag of the ${owner} model, not of ${model}`,
+        "explore",
+      );
+    }
   }
-  const defaults = model === "dag" ? DAG_DEFAULTS : OPERATIONS_DEFAULTS;
+  if (values.mutants && model === "executive") {
+    throw new UsageError("--mutants covers the dag and operations models so far", "explore");
+  }
+  const defaults = {
+    dag: DAG_DEFAULTS,
+    operations: OPERATIONS_DEFAULTS,
+    executive: EXECUTIVE_DEFAULTS,
+  }[model];
   const depth =
     values.depth === undefined
       ? defaults.depth
@@ -161,6 +177,17 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     mutants: values.mutants === true,
     progress: progressLine(output),
   };
+  if (model === "executive") {
+    if ((values.spec === undefined) !== (values.budget === undefined)) {
+      throw new UsageError("--spec and --budget go together: give both, or neither", "explore");
+    }
+    const files = { spec: values.spec, budget: values.budget };
+    const executive =
+      values.spec === undefined || values.budget === undefined
+        ? runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget)
+        : readExecutiveRun(values.spec, values.budget);
+    return exploreExecutive(run, executive, files, await loadEngine({ model: "executive" }));
+  }
   if (model === "operations") {
     const number = (flag: "strands" | "ops" | "keys" | "attempts" | "leases", min: number) => {
       const value = values[flag];
@@ -211,6 +238,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   return exploreDag(run, { nodes, paths, dag }, values.dag, await loadEngine());
 }
 
-/** Each model's own flags: one model's given with the other is an error naming it. */
-const DAG_FLAGS = ["nodes", "dag", "paths", "driver", "driver-timeout"] as const;
-const OPERATIONS_FLAGS = ["strands", "ops", "keys", "attempts", "leases", "policy"] as const;
+/** Each model's own flags: one model's given with another is an error naming it. */
+const MODEL_FLAGS = {
+  dag: ["nodes", "dag", "paths", "driver", "driver-timeout"],
+  operations: ["strands", "ops", "keys", "attempts", "leases", "policy"],
+  executive: ["spec", "budget"],
+} as const;

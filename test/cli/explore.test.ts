@@ -57,8 +57,27 @@ describe("statefold explore", () => {
   it("refuses what it cannot explore, naming why", async () => {
     for (const [args, message] of [
       [
-        ["--model", "executive"],
-        "explore runs the dag and operations models so far, not executive",
+        ["--model", "executive", "--mutants"],
+        "--mutants covers the dag and operations models so far",
+      ],
+      [
+        ["--model", "executive", "--spec", "examples/executive/spec.json"],
+        "--spec and --budget go together",
+      ],
+      [
+        [
+          "--model",
+          "executive",
+          "--spec",
+          "examples/executive/spec.json",
+          "--budget",
+          "examples/executive/spec.json",
+        ],
+        "examples/executive/spec.json: refused as invalid-budget at budget.steps",
+      ],
+      [
+        ["--model", "executive", "--policy", "p.json"],
+        "--policy is a flag of the operations model, not of executive",
       ],
       [
         ["--model", "operations", "--nodes", "2"],
@@ -103,6 +122,32 @@ describe("statefold explore --model operations", () => {
     );
     expect(lines[3]).toMatch(/^✓ nothing found/);
     expect(result.stdout).toMatch(/lost-response +\d+ made/);
+    expect(result.stdout).toMatch(
+      /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
+    );
+  });
+});
+
+describe("statefold explore --model executive", () => {
+  it("explores the observations of a spec and budget of files, with the faults and restarts", async () => {
+    const result = await run(
+      "explore",
+      "--model",
+      "executive",
+      "--spec",
+      "examples/executive/spec.json",
+      "--budget",
+      "examples/executive/budget.json",
+      "--depth",
+      "4",
+      "--faults",
+    );
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines[0]).toMatch(
+      /^statefold explore --model executive: the spec examples\/executive\/spec.json under the budget examples\/executive\/budget.json \(\{"steps":40,.*\}\), depth 4$/,
+    );
+    expect(lines[3]).toMatch(/^✓ nothing found/);
     expect(result.stdout).toMatch(
       /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
     );

@@ -1,0 +1,108 @@
+/**
+ * `statefold explore --model executive` (docs/explore.md, "The executive model"): every
+ * observation sequence from a spec and budget's ready state, its findings shrunk, and the fault
+ * matrix.
+ */
+import type { WasmExecutiveEngine } from "../../bindings/executive/engine.js";
+import { rulesByLine, shrinkFailure } from "../explore/executive/counterexample.js";
+import {
+  checkExecutiveRestarts,
+  EXECUTIVE_FAULTS,
+  type ExecutiveFault,
+  injectExecutiveFaults,
+} from "../explore/executive/faults.js";
+import { executiveJournalBytes, executiveSubject, linesOf } from "../explore/executive/subject.js";
+import { explore } from "../explore/explore.js";
+import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
+import { JournalError } from "../journal/errors.js";
+import { readFileBytes } from "../journal/read-file-bytes.js";
+import { auditExecutive, type ExecutiveRun } from "../models/executive/audit.js";
+import { readSpec } from "../models/executive/spec.js";
+import { ExitCode } from "./command.js";
+import {
+  type Counterexample,
+  count,
+  type ExploredConfiguration,
+  type ExploreRun,
+  evidence,
+  explorationText,
+  sensitivityText,
+  slug,
+} from "./explore-output.js";
+
+export async function exploreExecutive(
+  run: ExploreRun,
+  executive: ExecutiveRun,
+  files: { readonly spec?: string; readonly budget?: string },
+  wasm: WasmExecutiveEngine,
+): Promise<number> {
+  const { depth, format, output, out, progress } = run;
+  const journals: unknown[][] = [];
+  const result = explore(executiveSubject(executive, wasm), depth, {
+    onProgress: (distinct) => progress(`exploring: ${count(distinct)} distinct states`),
+    onDistinct: run.faults ? (state) => journals.push(linesOf(state)) : undefined,
+  });
+  const counterexamples: Counterexample[] = [];
+  for (const { rule, from, state, times } of result.findings) {
+    const journal = await shrinkFailure(executive, linesOf(state));
+    const rules = rulesByLine(auditExecutive(executive, journal), journal);
+    counterexamples.push({ rule, from, times, journal, rules });
+  }
+  let sensitivity: Sensitivity<ExecutiveFault> | null = null;
+  if (run.faults) {
+    sensitivity = emptySensitivity(EXECUTIVE_FAULTS);
+    for (const lines of journals) {
+      injectExecutiveFaults(sensitivity, executive, lines);
+      await checkExecutiveRestarts(sensitivity, wasm, executive, lines);
+    }
+  }
+  progress(null);
+  const explored: ExploredConfiguration = {
+    evidence: {
+      model: "executive",
+      spec: files.spec ?? "the built-in spec",
+      budget: files.budget ?? "the built-in budget",
+    },
+    text: `the spec ${files.spec ?? "built in"} under the budget ${files.budget ?? "built in"} (${JSON.stringify(executive.budget)})`,
+  };
+  if (format === "json") {
+    const shown = { ...evidence(explored, depth, result, counterexamples), sensitivity };
+    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
+  } else {
+    output.stdout(explorationText(explored, depth, result, counterexamples));
+    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+  }
+  if (out !== null) {
+    for (const [i, { rule, journal }] of counterexamples.entries()) {
+      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, executiveJournalBytes(executive, journal));
+    }
+    if (format === "text" && out.written.length > 0) {
+      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
+    }
+  }
+  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
+  return result.findings.length === 0 && !restartsDiffer
+    ? ExitCode.conformant
+    : ExitCode.notConformant;
+}
+
+/** A spec and budget from JSON files, checked as a journal's header is. */
+export function readExecutiveRun(specFile: string, budgetFile: string): ExecutiveRun {
+  const json = (path: string): unknown => {
+    try {
+      return JSON.parse(new TextDecoder().decode(readFileBytes(path)));
+    } catch (error) {
+      if (error instanceof JournalError) throw error;
+      throw new JournalError(
+        path,
+        `expected JSON, found text JSON cannot read (${(error as Error).message})`,
+      );
+    }
+  };
+  const read = readSpec(json(specFile), json(budgetFile));
+  if (read.ok) return { spec: read.spec, budget: read.budget };
+  const { path, reason } = read.rejection;
+  const ofBudget = path[0] === "budget";
+  const at = (ofBudget ? path : ["spec", ...path]).join(".");
+  throw new JournalError(ofBudget ? budgetFile : specFile, `refused as ${reason} at ${at}`);
+}
