@@ -11,6 +11,11 @@ import {
   type ExecutiveFault,
   injectExecutiveFaults,
 } from "../explore/executive/faults.js";
+import {
+  EXECUTIVE_MUTANTS,
+  type ExecutiveMutantVerdict,
+  huntExecutiveMutant,
+} from "../explore/executive/mutants.js";
 import { executiveJournalBytes, executiveSubject, linesOf } from "../explore/executive/subject.js";
 import { explore } from "../explore/explore.js";
 import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
@@ -26,6 +31,9 @@ import {
   type ExploreRun,
   evidence,
   explorationText,
+  type MutantShown,
+  mutantsEvidence,
+  mutantsText,
   sensitivityText,
   slug,
 } from "./explore-output.js";
@@ -56,6 +64,13 @@ export async function exploreExecutive(
       await checkExecutiveRestarts(sensitivity, wasm, executive, lines);
     }
   }
+  const verdicts: ExecutiveMutantVerdict[] = [];
+  if (run.mutants) {
+    for (const mutant of EXECUTIVE_MUTANTS) {
+      progress(`hunting mutant ${mutant.name}`);
+      verdicts.push(await huntExecutiveMutant(executive, depth, mutant));
+    }
+  }
   progress(null);
   const explored: ExploredConfiguration = {
     evidence: {
@@ -66,24 +81,64 @@ export async function exploreExecutive(
     text: `the spec ${files.spec ?? "built in"} under the budget ${files.budget ?? "built in"} (${JSON.stringify(executive.budget)})`,
   };
   if (format === "json") {
-    const shown = { ...evidence(explored, depth, result, counterexamples), sensitivity };
+    const shown = {
+      ...evidence(explored, depth, result, counterexamples),
+      sensitivity,
+      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(shownOf)) } : {}),
+    };
     output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
   } else {
     output.stdout(explorationText(explored, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+    if (run.mutants) output.stdout(mutantsText(verdicts.map(shownOf), depth));
   }
   if (out !== null) {
     for (const [i, { rule, journal }] of counterexamples.entries()) {
       out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, executiveJournalBytes(executive, journal));
+    }
+    for (const { mutant, kill } of verdicts) {
+      if (kill !== null) {
+        out.write(`mutant-${mutant.name}.jsonl`, executiveJournalBytes(executive, kill.journal));
+      }
     }
     if (format === "text" && out.written.length > 0) {
       output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
   }
   const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  return result.findings.length === 0 && !restartsDiffer
+  const survivors = verdicts.some((verdict) => verdict.kill === null);
+  return result.findings.length === 0 && !restartsDiffer && !survivors
     ? ExitCode.conformant
     : ExitCode.notConformant;
+}
+
+/** An executive mutant as explore shows it: each machine's final block when they differ. */
+function shownOf({ mutant, distinctStates, kill }: ExecutiveMutantVerdict): MutantShown {
+  const { name, description } = mutant;
+  if (kill === null) return { name, description, distinctStates, kill: null };
+  const reference = JSON.parse(kill.reference.state);
+  const mutated = JSON.parse(kill.mutant.state);
+  const then =
+    kill.reference.state === kill.mutant.state
+      ? []
+      : [
+          `by the reference: ${JSON.stringify({ status: reference.status, seq: reference.seq, frames: reference.frames })}`,
+          `by the mutant:    ${JSON.stringify({ status: mutated.status, seq: mutated.seq, frames: mutated.frames })}`,
+        ];
+  return {
+    name,
+    description,
+    distinctStates,
+    kill: {
+      madeBy: kill.madeBy,
+      from: "the ready state",
+      differs: kill.differs,
+      journal: kill.journal,
+      reference: { rules: kill.reference.rules, final: reference },
+      mutant: { rules: kill.mutant.rules, final: mutated },
+      then,
+    },
+  };
 }
 
 /** A spec and budget from JSON files, checked as a journal's header is. */

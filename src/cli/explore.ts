@@ -34,7 +34,7 @@ const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [-
                          [--leases E] [--policy FILE] [--depth D] [--faults] [--mutants]
                          [--out DIR] [--format text|json]
        statefold explore --model executive [--spec FILE --budget FILE] [--depth D] [--faults]
-                         [--out DIR] [--format text|json]
+                         [--mutants] [--out DIR] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -154,9 +154,6 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
         "explore",
       );
     }
-  }
-  if (values.mutants && model === "executive") {
-    throw new UsageError("--mutants covers the dag and operations models so far", "explore");
   }
   const defaults = {
     dag: DAG_DEFAULTS,

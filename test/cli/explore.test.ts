@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAG_MUTANTS } from "../../src/explore/dag/mutants.js";
+import { EXECUTIVE_MUTANTS } from "../../src/explore/executive/mutants.js";
 import { OPERATIONS_MUTANTS } from "../../src/explore/operations/mutants.js";
 import { type CliRun, statefoldInProcess, tempFile } from "./cli-process.js";
 
@@ -56,10 +57,6 @@ describe("statefold explore", () => {
 
   it("refuses what it cannot explore, naming why", async () => {
     for (const [args, message] of [
-      [
-        ["--model", "executive", "--mutants"],
-        "--mutants covers the dag and operations models so far",
-      ],
       [
         ["--model", "executive", "--spec", "examples/executive/spec.json"],
         "--spec and --budget go together",
@@ -151,6 +148,22 @@ describe("statefold explore --model executive", () => {
     expect(result.stdout).toMatch(
       /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
     );
+  });
+});
+
+describe("statefold explore --model executive --mutants", () => {
+  it("kills every executive mutant, each with its journal", async () => {
+    const result = await run("explore", "--model", "executive", "--mutants", "--format", "json");
+    expect(result.code).toBe(0);
+    const { mutants } = JSON.parse(result.stdout);
+    expect(mutants.killed).toBe(EXECUTIVE_MUTANTS.length);
+    const tick = mutants.mutants.find(
+      ({ name }: { name: string }) => name === "terminal-accepts-tick",
+    );
+    expect(tick).toMatchObject({ killed: true, madeBy: "reference", differs: "decisionsMatch" });
+    expect(
+      tick.journal.map(({ observation }: { observation: { tag: string } }) => observation.tag),
+    ).toEqual(["cancel", "tick"]);
   });
 });
 

@@ -10,11 +10,11 @@
  */
 import type { ExecutiveJournalAuditor } from "../../../bindings/executive/engine.js";
 import { auditExecutive, type ExecutiveRun } from "../../models/executive/audit.js";
-import { referenceExecutive } from "../../models/executive/machine.js";
+import { stepBySemantics } from "../../models/executive/machine.js";
 import type { Decision } from "../../models/executive/observation.js";
 import { canonicalBody } from "../../models/executive/snapshot.js";
 import { readSpec } from "../../models/executive/spec.js";
-import type { ExecutiveState } from "../../models/executive/state.js";
+import { type ExecutiveState, readyState } from "../../models/executive/state.js";
 import type { Subject } from "../explore.js";
 import { firstBroken } from "./counterexample.js";
 import { STEP_INVARIANTS } from "./invariants.js";
@@ -100,13 +100,14 @@ export function executiveSubject(
 ): Subject<ExploredExecutive> {
   return {
     *initialStates() {
-      const made = referenceExecutive.initialState(run.spec, run.budget);
-      if (!("state" in made)) throw new Error("statefold: the spec or budget is refused");
-      yield { name: "the ready state", state: { machine: made.state, log: null } };
+      yield {
+        name: "the ready state",
+        state: { machine: readyState(run.spec, run.budget), log: null },
+      };
     },
     *successors(state) {
       for (const observation of observations(state.machine)) {
-        const { decision, state: after } = referenceExecutive.step(state.machine, observation);
+        const { decision, state: after } = stepBySemantics(state.machine, observation);
         yield {
           action: JSON.stringify(observation),
           state: { machine: after, log: { line: { observation, decision }, earlier: state.log } },

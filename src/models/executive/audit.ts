@@ -13,7 +13,7 @@ import { createExecutive, type ExecutiveMachine, type Terminal } from "./machine
 import type { Decision } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
 import type { Budget, Spec } from "./spec.js";
-import type { ExecutiveState, Status, Used } from "./state.js";
+import type { ExecutiveSemantics, ExecutiveState, Status, Used } from "./state.js";
 
 /** Past this many bytes a recorded decision is reported by its size, not quoted. */
 export const RECORDED_BYTES_MAX = 4096;
@@ -61,15 +61,17 @@ export interface ExecutiveRun {
   readonly budget: Budget;
 }
 
+/** `semantics` are the reference's when not given; explore's mutants give their own. */
 export function auditExecutive(
   run: ExecutiveRun,
   entries: readonly unknown[],
   source: AuditSource = {},
+  semantics?: ExecutiveSemantics,
 ): ExecutiveReport {
   const lineOf = (index: number) =>
     source.lines === undefined ? {} : { line: source.lines[index] as number };
   // A machine of the audit's own: its states are never handed out.
-  const machine = createExecutive();
+  const machine = createExecutive(semantics);
   const made = machine.initialState(run.spec, run.budget);
   if (!("state" in made)) throw new Error("statefold: the run's spec and budget were not checked");
   let state: ExecutiveState = made.state;

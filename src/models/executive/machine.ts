@@ -14,7 +14,12 @@ import {
   snapshotState,
 } from "./snapshot.js";
 import { readSpec, type SpecRejectionReason, type ValuePath } from "./spec.js";
-import { type ExecutiveState, type ExhaustedBudget, readyState } from "./state.js";
+import {
+  type ExecutiveSemantics,
+  type ExecutiveState,
+  type ExhaustedBudget,
+  readyState,
+} from "./state.js";
 import { stepState } from "./step.js";
 
 export type InitialStateResult<State = ExecutiveState> =
@@ -44,7 +49,8 @@ export interface ExecutiveMachine<State = ExecutiveState> {
   ): { readonly state: State } | { readonly rejected: RestoreRejection };
 }
 
-export function createExecutive(): ExecutiveMachine {
+/** `semantics` make a machine of a mutant's (docs/explore.md, "Mutants"); the reference's by default. */
+export function createExecutive(semantics?: ExecutiveSemantics): ExecutiveMachine {
   const made = new WeakSet<object>();
   const remember = (state: ExecutiveState) => {
     made.add(state);
@@ -56,13 +62,13 @@ export function createExecutive(): ExecutiveMachine {
     initialState(spec: unknown, budget: unknown): InitialStateResult {
       const read = readSpec(spec, budget);
       if (!read.ok) return { rejected: read.rejection.reason, path: read.rejection.path };
-      return { state: remember(readyState(read.spec, read.budget)) };
+      return { state: remember(readyState(read.spec, read.budget, semantics)) };
     },
     step(state: unknown, observation: unknown): { decision: Decision; state: unknown } {
       if (!isMine(state)) {
         return { decision: { tag: "reject", reason: "invalid-state" } as const, state };
       }
-      const result = stepState(state, observation);
+      const result = stepBySemantics(state, observation);
       if (result.state !== state) remember(result.state);
       return result;
     },
@@ -84,6 +90,14 @@ export function createExecutive(): ExecutiveMachine {
   };
   // A reject gives back what it was given, so a state in is a state out.
   return Object.freeze(machine as ExecutiveMachine);
+}
+
+/** One step of a state by its own semantics: a mutant's, else the reference's. */
+export function stepBySemantics(
+  state: ExecutiveState,
+  observation: unknown,
+): { decision: Decision; state: ExecutiveState } {
+  return (state.semantics?.step ?? stepState)(state, observation);
 }
 
 /** The reference engine: the definition of what the executive decides. */

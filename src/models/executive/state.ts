@@ -10,6 +10,7 @@
  * costs O(log n) of a large plan and the next step is found among the ready ones only.
  */
 import { Set as ImmutableSet, List } from "immutable";
+import type { Decision } from "./observation.js";
 import {
   type Budget,
   type ChildBudget,
@@ -103,6 +104,22 @@ export interface ExecutiveState {
   /** Effect steps done since the last checkpoint. */
   readonly sinceCheckpoint: number;
   readonly lastDetail: string | null;
+  /** Absent on the reference's states: they follow docs/models/executive.md. */
+  readonly semantics?: ExecutiveSemantics;
+}
+
+/**
+ * The machine's meaning where explore's mutants change it (docs/explore.md, "Mutants"): the step.
+ * A state carries the semantics that made it, and every state stepped from it keeps them.
+ */
+export interface ExecutiveSemantics {
+  readonly step: (
+    state: ExecutiveState,
+    observation: unknown,
+  ) => {
+    readonly decision: Decision;
+    readonly state: ExecutiveState;
+  };
 }
 
 const NOTHING_USED: Used = Object.freeze({
@@ -114,9 +131,14 @@ const NOTHING_USED: Used = Object.freeze({
   outputBytes: 0,
 });
 
-export function readyState(spec: Spec, budget: Budget): ExecutiveState {
+export function readyState(
+  spec: Spec,
+  budget: Budget,
+  semantics?: ExecutiveSemantics,
+): ExecutiveState {
   const { depth, ...limits } = budget;
   return Object.freeze({
+    ...(semantics === undefined ? {} : { semantics }),
     spec,
     depth,
     status: "ready",
