@@ -1,6 +1,6 @@
 /**
  * Explore's speed in `npm run bench` (docs/explore.md): distinct states per second on one core,
- * each model (dag, operations) at a configuration it explores in a few seconds, measured three ways in one process,
+ * each model (dag, operations, executive) at a configuration it explores in a few seconds, measured three ways in one process,
  * taking turns round by round —
  *
  *   steps only      the exploration with every step checked (legality, invariants) and no
@@ -20,6 +20,13 @@
 import { Bench } from "tinybench";
 import { loadEngine } from "../bindings/index.js";
 import { DAG_DEFAULTS, dagSubject } from "../src/explore/dag/subject.js";
+import {
+  EXECUTIVE_DEFAULTS,
+  type ExploredExecutive,
+  executiveSubject,
+  linesOf,
+  runOf,
+} from "../src/explore/executive/subject.js";
 import { explore, type Subject } from "../src/explore/explore.js";
 import {
   describeConfiguration,
@@ -30,6 +37,7 @@ import {
 } from "../src/explore/operations/subject.js";
 import { replay } from "../src/models/dag/fold.js";
 import { loggedEvents, type ModelState } from "../src/models/dag/state.js";
+import { replayObservations } from "../src/models/executive/audit.js";
 import { replay as replayOperations } from "../src/models/operations/replay.js";
 import { median } from "./measure.js";
 
@@ -90,9 +98,23 @@ export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise
     },
     events: (state) => recordsOf(state).length,
   };
+  const run = runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget);
+  const executiveDepth = Math.min(depth, EXECUTIVE_DEFAULTS.depth);
+  const executive: Explored<ExploredExecutive> = {
+    model: "executive",
+    configuration: `the built-in spec and budget, depth ${executiveDepth}`,
+    stepsOnly: { ...executiveSubject(run), checkState: undefined },
+    bothEngines: executiveSubject(run, await loadEngine({ model: "executive" })),
+    fold: (state) => {
+      const lines = linesOf(state);
+      return () => replayObservations(run, lines);
+    },
+    events: (state) => linesOf(state).length,
+  };
   return [
     await measureOne(dag, depth, rounds),
     await measureOne(operations, operationsDepth, rounds),
+    await measureOne(executive, executiveDepth, rounds),
   ];
 }
 

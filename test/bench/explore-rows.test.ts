@@ -11,8 +11,12 @@ import { explore } from "../../src/explore/explore.js";
 
 describe("explore's bench rows", () => {
   it("measure each model's exploration three ways and are tabled as rates", async () => {
-    const [row, operations, ...others] = await measureExplore(1, 5);
+    const [row, operations, executive, ...others] = await measureExplore(1, 5);
     expect(others).toEqual([]);
+    expect(executive).toMatchObject({
+      model: "executive",
+      configuration: "the built-in spec and budget, depth 5",
+    });
     expect(operations).toMatchObject({ model: "operations" });
     expect(operations?.configuration).toMatch(/^2 strands, 2 ops of 1 step, .*, depth 5$/);
     expect(operations?.foldEvents).toBeGreaterThan(operations?.distinctStates ?? Infinity);
