@@ -20,16 +20,12 @@ import {
   type Counterexample,
   type CounterexampleFolder,
   count,
-  type ExploredConfiguration,
   type ExploreRun,
-  evidence,
-  explorationText,
+  findingFile,
+  finishExploration,
   type MutantShown,
-  mutantsEvidence,
-  mutantsText,
+  mutantFile,
   refinementText,
-  sensitivityText,
-  slug,
 } from "./explore-output.js";
 
 export async function exploreDag(
@@ -38,7 +34,7 @@ export async function exploreDag(
   dagFile: string | undefined,
   wasm: WasmEngine,
 ): Promise<number> {
-  const { depth, format, output, out, progress } = run;
+  const { depth, progress } = run;
   const onProgress = (distinct: number) =>
     progress(`exploring: ${count(distinct)} distinct states`);
   const journals: { dag: Dag; events: readonly unknown[] }[] = [];
@@ -78,40 +74,31 @@ export async function exploreDag(
     dag === undefined
       ? { nodes: `1 to ${nodes}`, count: dagsUpTo(nodes).length }
       : { file: dagFile as string, shape: shapeOf(dag) };
-  const explored: ExploredConfiguration = {
-    evidence: { model: "dag", dags, paths },
-    text: `${dag === undefined ? `every DAG of 1 to ${nodes} nodes (${dags.count}, up to isomorphism)` : `the DAG of ${dagFile}`}, surfaces from ${paths} path${paths === 1 ? "" : "s"}`,
-  };
-  if (format === "json") {
-    const shown = {
-      ...evidence(explored, depth, result, counterexamples),
-      sensitivity,
-      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(dagMutantShown)) } : {}),
-    };
-    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
-  } else {
-    output.stdout(explorationText(explored, depth, result, counterexamples));
-    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
-    if (run.mutants) output.stdout(mutantsText(verdicts.map(dagMutantShown), depth));
-  }
-  if (out !== null) {
-    for (const [i, { state }] of result.findings.entries()) {
-      const { rule, journal } = counterexamples[i] as Counterexample;
-      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, journalBytes(state.dag, journal));
-    }
-    for (const { mutant, kill } of verdicts) {
-      if (kill !== null)
-        out.write(`mutant-${mutant.name}.jsonl`, journalBytes(kill.dag, kill.journal));
-    }
-    if (format === "text" && out.written.length > 0) {
-      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  const survivors = verdicts.some((verdict) => verdict.kill === null);
-  return result.findings.length === 0 && !restartsDiffer && !survivors
-    ? ExitCode.conformant
-    : ExitCode.notConformant;
+  const shownDags =
+    dag === undefined
+      ? `every DAG of 1 to ${nodes} nodes (${dagsUpTo(nodes).length}, up to isomorphism)`
+      : `the DAG of ${dagFile}`;
+  return finishExploration(run, {
+    configuration: {
+      evidence: { model: "dag", dags, paths },
+      text: `${shownDags}, surfaces from ${paths} path${paths === 1 ? "" : "s"}`,
+    },
+    result,
+    counterexamples,
+    sensitivity,
+    mutants: run.mutants ? verdicts.map(dagMutantShown) : null,
+    files: [
+      ...result.findings.map(({ state }, i) => {
+        const { rule, journal } = counterexamples[i] as Counterexample;
+        return { name: findingFile(i, rule), bytes: journalBytes(state.dag, journal) };
+      }),
+      ...verdicts.flatMap(({ mutant, kill }) =>
+        kill === null
+          ? []
+          : [{ name: mutantFile(mutant.name), bytes: journalBytes(kill.dag, kill.journal) }],
+      ),
+    ],
+  });
 }
 
 /** A dag mutant as explore shows it: the final node states of each machine, and how they differ. */

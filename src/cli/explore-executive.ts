@@ -23,19 +23,14 @@ import { JournalError } from "../journal/errors.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
 import { auditExecutive, type ExecutiveRun } from "../models/executive/audit.js";
 import { readSpec } from "../models/executive/spec.js";
-import { ExitCode } from "./command.js";
 import {
   type Counterexample,
   count,
-  type ExploredConfiguration,
   type ExploreRun,
-  evidence,
-  explorationText,
+  findingFile,
+  finishExploration,
   type MutantShown,
-  mutantsEvidence,
-  mutantsText,
-  sensitivityText,
-  slug,
+  mutantFile,
 } from "./explore-output.js";
 
 export async function exploreExecutive(
@@ -44,7 +39,7 @@ export async function exploreExecutive(
   files: { readonly spec?: string; readonly budget?: string },
   wasm: WasmExecutiveEngine,
 ): Promise<number> {
-  const { depth, format, output, out, progress } = run;
+  const { depth, progress } = run;
   const journals: unknown[][] = [];
   const result = explore(executiveSubject(executive, wasm), depth, {
     onProgress: (distinct) => progress(`exploring: ${count(distinct)} distinct states`),
@@ -72,44 +67,30 @@ export async function exploreExecutive(
     }
   }
   progress(null);
-  const explored: ExploredConfiguration = {
-    evidence: {
-      model: "executive",
-      spec: files.spec ?? "the built-in spec",
-      budget: files.budget ?? "the built-in budget",
+  const bytesOf = (journal: readonly unknown[]) => executiveJournalBytes(executive, journal);
+  return finishExploration(run, {
+    configuration: {
+      evidence: {
+        model: "executive",
+        spec: files.spec ?? "the built-in spec",
+        budget: files.budget ?? "the built-in budget",
+      },
+      text: `the spec ${files.spec ?? "built in"} under the budget ${files.budget ?? "built in"} (${JSON.stringify(executive.budget)})`,
     },
-    text: `the spec ${files.spec ?? "built in"} under the budget ${files.budget ?? "built in"} (${JSON.stringify(executive.budget)})`,
-  };
-  if (format === "json") {
-    const shown = {
-      ...evidence(explored, depth, result, counterexamples),
-      sensitivity,
-      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(shownOf)) } : {}),
-    };
-    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
-  } else {
-    output.stdout(explorationText(explored, depth, result, counterexamples));
-    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
-    if (run.mutants) output.stdout(mutantsText(verdicts.map(shownOf), depth));
-  }
-  if (out !== null) {
-    for (const [i, { rule, journal }] of counterexamples.entries()) {
-      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, executiveJournalBytes(executive, journal));
-    }
-    for (const { mutant, kill } of verdicts) {
-      if (kill !== null) {
-        out.write(`mutant-${mutant.name}.jsonl`, executiveJournalBytes(executive, kill.journal));
-      }
-    }
-    if (format === "text" && out.written.length > 0) {
-      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  const survivors = verdicts.some((verdict) => verdict.kill === null);
-  return result.findings.length === 0 && !restartsDiffer && !survivors
-    ? ExitCode.conformant
-    : ExitCode.notConformant;
+    result,
+    counterexamples,
+    sensitivity,
+    mutants: run.mutants ? verdicts.map(shownOf) : null,
+    files: [
+      ...counterexamples.map(({ rule, journal }, i) => ({
+        name: findingFile(i, rule),
+        bytes: bytesOf(journal),
+      })),
+      ...verdicts.flatMap(({ mutant, kill }) =>
+        kill === null ? [] : [{ name: mutantFile(mutant.name), bytes: bytesOf(kill.journal) }],
+      ),
+    ],
+  });
 }
 
 /** An executive mutant as explore shows it: each machine's final block when they differ. */

@@ -31,19 +31,14 @@ import { audit } from "../models/operations/audit.js";
 import { integrityMessage } from "../models/operations/integrity.js";
 import { readRecord } from "../models/operations/read-record.js";
 import type { Policy } from "../models/operations/records.js";
-import { ExitCode } from "./command.js";
 import {
   type Counterexample,
   count,
-  type ExploredConfiguration,
   type ExploreRun,
-  evidence,
-  explorationText,
+  findingFile,
+  finishExploration,
   type MutantShown,
-  mutantsEvidence,
-  mutantsText,
-  sensitivityText,
-  slug,
+  mutantFile,
 } from "./explore-output.js";
 
 export async function exploreOperations(
@@ -51,7 +46,7 @@ export async function exploreOperations(
   configuration: OperationsConfiguration,
   wasm: WasmOperationsEngine,
 ): Promise<number> {
-  const { depth, format, output, out, progress } = run;
+  const { depth, progress } = run;
   const journals: Record<string, unknown>[][] = [];
   const result = explore(operationsSubject(configuration, wasm), depth, {
     onProgress: (distinct) => progress(`exploring: ${count(distinct)} distinct states`),
@@ -84,40 +79,27 @@ export async function exploreOperations(
     }
   }
   progress(null);
-  const explored: ExploredConfiguration = {
-    evidence: { model: "operations", ...configuration },
-    text: describeConfiguration(configuration),
-  };
-  if (format === "json") {
-    const shown = {
-      ...evidence(explored, depth, result, counterexamples),
-      sensitivity,
-      ...(run.mutants ? { mutants: mutantsEvidence(verdicts.map(shownOf)) } : {}),
-    };
-    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
-  } else {
-    output.stdout(explorationText(explored, depth, result, counterexamples));
-    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
-    if (run.mutants) output.stdout(mutantsText(verdicts.map(shownOf), depth));
-  }
-  if (out !== null) {
-    for (const [i, { rule, journal }] of counterexamples.entries()) {
-      out.write(`finding-${i + 1}-${slug(rule)}.jsonl`, operationsJournalBytes(journal));
-    }
-    for (const { mutant, kill } of verdicts) {
-      if (kill !== null) {
-        out.write(`mutant-${mutant.name}.jsonl`, operationsJournalBytes(kill.journal));
-      }
-    }
-    if (format === "text" && out.written.length > 0) {
-      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  const survivors = verdicts.some((verdict) => verdict.kill === null);
-  return result.findings.length === 0 && !restartsDiffer && !survivors
-    ? ExitCode.conformant
-    : ExitCode.notConformant;
+  return finishExploration(run, {
+    configuration: {
+      evidence: { model: "operations", ...configuration },
+      text: describeConfiguration(configuration),
+    },
+    result,
+    counterexamples,
+    sensitivity,
+    mutants: run.mutants ? verdicts.map(shownOf) : null,
+    files: [
+      ...counterexamples.map(({ rule, journal }, i) => ({
+        name: findingFile(i, rule),
+        bytes: operationsJournalBytes(journal),
+      })),
+      ...verdicts.flatMap(({ mutant, kill }) =>
+        kill === null
+          ? []
+          : [{ name: mutantFile(mutant.name), bytes: operationsJournalBytes(kill.journal) }],
+      ),
+    ],
+  });
 }
 
 /** An operations mutant as explore shows it: the final summaries when they differ, else the states. */

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Refinement } from "../explore/dag/refine.js";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
-import { type CliOutput, UsageError } from "./command.js";
+import { type CliOutput, ExitCode, UsageError } from "./command.js";
 import { wantsProgress } from "./progress-bar.js";
 
 /** The configuration as the evidence records it, and as the summary's first line says it. */
@@ -220,6 +220,56 @@ export function count(value: number): string {
   return value.toLocaleString("en-US");
 }
 
+/** What a model's exploration found, for `finishExploration` to print, write and judge. */
+export interface Explored {
+  readonly configuration: ExploredConfiguration;
+  readonly result: Exploration<unknown>;
+  readonly counterexamples: readonly Counterexample[];
+  readonly sensitivity: Sensitivity | null;
+  /** Null when `--mutants` was not given. */
+  readonly mutants: readonly MutantShown[] | null;
+  /** Each counterexample's journal as the JSONL file `--out` writes: findings, then killed mutants. */
+  readonly files: readonly { readonly name: string; readonly bytes: Uint8Array }[];
+}
+
+/** Prints the exploration (text or the JSON evidence), writes `--out`'s files, and gives the exit code. */
+export function finishExploration(run: ExploreRun, explored: Explored): number {
+  const { depth, format, output, out } = run;
+  const { configuration, result, counterexamples, sensitivity, mutants } = explored;
+  if (format === "json") {
+    const shown = {
+      ...evidence(configuration, depth, result, counterexamples),
+      sensitivity,
+      ...(mutants === null ? {} : { mutants: mutantsEvidence(mutants) }),
+    };
+    output.stdout(`${JSON.stringify(shown, null, 2)}\n`);
+  } else {
+    output.stdout(explorationText(configuration, depth, result, counterexamples));
+    if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
+    if (mutants !== null) output.stdout(mutantsText(mutants, depth));
+  }
+  if (out !== null) {
+    for (const { name, bytes } of explored.files) out.write(name, bytes);
+    if (format === "text" && out.written.length > 0) {
+      output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
+    }
+  }
+  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
+  const survivors = mutants?.some((mutant) => mutant.kill === null) ?? false;
+  return result.findings.length === 0 && !restartsDiffer && !survivors
+    ? ExitCode.conformant
+    : ExitCode.notConformant;
+}
+
+/** `--out`'s file names: `finding-N-RULE.jsonl` for each counterexample, `mutant-NAME.jsonl` for each kill. */
+export function findingFile(index: number, rule: string): string {
+  return `finding-${index + 1}-${slug(rule)}.jsonl`;
+}
+
+export function mutantFile(name: string): string {
+  return `mutant-${name}.jsonl`;
+}
+
 /** What every model's exploration is run with: the bound, where it prints and writes. */
 export interface ExploreRun {
   readonly depth: number;
@@ -248,7 +298,7 @@ export function progressLine(output: CliOutput): (line: string | null) => void {
 }
 
 /** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
-export function slug(rule: string): string {
+function slug(rule: string): string {
   return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
