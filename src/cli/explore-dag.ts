@@ -23,6 +23,7 @@ import {
   type ExploreRun,
   findingFile,
   finishExploration,
+  huntEach,
   type MutantShown,
   mutantFile,
   refinementText,
@@ -62,13 +63,9 @@ export async function exploreDag(
       await checkRestarts(sensitivity, wasm, journal.dag, journal.events);
     }
   }
-  const verdicts: MutantVerdict[] = [];
-  if (run.mutants) {
-    for (const mutant of DAG_MUTANTS) {
-      progress(`hunting mutant ${mutant.name}`);
-      verdicts.push(await huntMutant(configuration, depth, mutant));
-    }
-  }
+  const verdicts = await huntEach(run, DAG_MUTANTS, (mutant) =>
+    huntMutant(configuration, depth, mutant),
+  );
   progress(null);
   const dags =
     dag === undefined

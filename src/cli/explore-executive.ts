@@ -29,6 +29,7 @@ import {
   type ExploreRun,
   findingFile,
   finishExploration,
+  huntEach,
   type MutantShown,
   mutantFile,
 } from "./explore-output.js";
@@ -59,13 +60,9 @@ export async function exploreExecutive(
       await checkExecutiveRestarts(sensitivity, wasm, executive, lines);
     }
   }
-  const verdicts: ExecutiveMutantVerdict[] = [];
-  if (run.mutants) {
-    for (const mutant of EXECUTIVE_MUTANTS) {
-      progress(`hunting mutant ${mutant.name}`);
-      verdicts.push(await huntExecutiveMutant(executive, depth, mutant));
-    }
-  }
+  const verdicts = await huntEach(run, EXECUTIVE_MUTANTS, (mutant) =>
+    huntExecutiveMutant(executive, depth, mutant),
+  );
   progress(null);
   const bytesOf = (journal: readonly unknown[]) => executiveJournalBytes(executive, journal);
   return finishExploration(run, {

@@ -37,6 +37,7 @@ import {
   type ExploreRun,
   findingFile,
   finishExploration,
+  huntEach,
   type MutantShown,
   mutantFile,
 } from "./explore-output.js";
@@ -71,13 +72,9 @@ export async function exploreOperations(
       await checkOperationsRestarts(sensitivity, wasm, records);
     }
   }
-  const verdicts: OperationsMutantVerdict[] = [];
-  if (run.mutants) {
-    for (const mutant of OPERATIONS_MUTANTS) {
-      progress(`hunting mutant ${mutant.name}`);
-      verdicts.push(await huntOperationsMutant(configuration, depth, mutant));
-    }
-  }
+  const verdicts = await huntEach(run, OPERATIONS_MUTANTS, (mutant) =>
+    huntOperationsMutant(configuration, depth, mutant),
+  );
   progress(null);
   return finishExploration(run, {
     configuration: {

@@ -261,6 +261,21 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
     : ExitCode.notConformant;
 }
 
+/** With `--mutants`, each mutant hunted in turn, the progress line naming it; else none. */
+export async function huntEach<Mutant extends { readonly name: string }, Verdict>(
+  run: ExploreRun,
+  mutants: readonly Mutant[],
+  huntOne: (mutant: Mutant) => Promise<Verdict>,
+): Promise<Verdict[]> {
+  const verdicts: Verdict[] = [];
+  if (!run.mutants) return verdicts;
+  for (const mutant of mutants) {
+    run.progress(`hunting mutant ${mutant.name}`);
+    verdicts.push(await huntOne(mutant));
+  }
+  return verdicts;
+}
+
 /** `--out`'s file names: `finding-N-RULE.jsonl` for each counterexample, `mutant-NAME.jsonl` for each kill. */
 export function findingFile(index: number, rule: string): string {
   return `finding-${index + 1}-${slug(rule)}.jsonl`;
