@@ -2,9 +2,14 @@
  * The `executive` kernel's codes, by position, as the reference's strings (assembly/executive/
  * state.ts, step.ts, observation.ts and audit.ts hold the same orders).
  */
-import { OBSERVATION_TAGS, REJECT_REASONS } from "../../src/models/executive/observation.js";
+import {
+  type ExhaustedBudget,
+  FAIL_REASONS,
+  OBSERVATION_TAGS,
+  REJECT_REASONS,
+} from "../../src/models/executive/observation.js";
 import { COUNTERS, EFFECTS } from "../../src/models/executive/spec.js";
-import { type ExhaustedBudget, FAIL_REASONS, STATUSES } from "../../src/models/executive/state.js";
+import { STATUSES } from "../../src/models/executive/state.js";
 
 export { EFFECTS, FAIL_REASONS, OBSERVATION_TAGS, REJECT_REASONS, STATUSES };
 

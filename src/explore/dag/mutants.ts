@@ -6,7 +6,7 @@
  */
 import { audit, foldUntilFault } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
-import type { KnownEvent } from "../../models/dag/events.js";
+import type { KnownEvent, Refusal } from "../../models/dag/events.js";
 import { LogIntegrityError } from "../../models/dag/events.js";
 import { applyEvent, transitionEvent } from "../../models/dag/fold.js";
 import { INVARIANT_NAMES, type Report } from "../../models/dag/report.js";
@@ -19,7 +19,7 @@ import {
   type Semantics,
   TERMINAL_STATUSES,
 } from "../../models/dag/state.js";
-import { precondition, type Refusal } from "../../models/dag/transitions.js";
+import { precondition } from "../../models/dag/transitions.js";
 import { type HuntedModel, hunt } from "../mutants.js";
 import { rulesByRecord } from "./counterexample.js";
 import { type DagConfiguration, dagSubject, keyOf } from "./subject.js";

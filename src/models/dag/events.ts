@@ -90,3 +90,15 @@ export function integrityMessage(fault: IntegrityFault): string {
 export function isEventKind(kind: string): kind is EventKind {
   return (EVENT_KINDS as readonly string[]).includes(kind);
 }
+
+/** Why the public API refuses a transition (docs/models/dag.md, "Transitions"). */
+export type RejectionReason =
+  | "unknown-node"
+  | "wrong-status"
+  | "dependencies-not-proven"
+  | "invalid-result"
+  | "already-terminal"
+  | "invalid-surface";
+
+/** Why the public API refuses a transition on a node it knows. */
+export type Refusal = Exclude<RejectionReason, "unknown-node">;

@@ -3,8 +3,7 @@
  * that shares the unchanged node states with its predecessor.
  */
 import type { Dag } from "./dag.js";
-import type { Event, KnownEvent } from "./events.js";
-import type { Refusal } from "./transitions.js";
+import type { Event, KnownEvent, Refusal } from "./events.js";
 
 export const STATUSES = [
   "queued",

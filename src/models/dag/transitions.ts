@@ -4,7 +4,7 @@
  * builds the event and delegates to the fold. The same checks judge the legality of a logged
  * event (`eventLegality`), so "legal" means exactly "the public API could have produced it".
  */
-import type { EventKind, KnownEvent } from "./events.js";
+import type { EventKind, KnownEvent, Refusal, RejectionReason } from "./events.js";
 import { transitionEvent } from "./fold.js";
 import {
   isStringArray,
@@ -17,16 +17,7 @@ import {
   TERMINAL_STATUSES,
 } from "./state.js";
 
-export type RejectionReason =
-  | "unknown-node"
-  | "wrong-status"
-  | "dependencies-not-proven"
-  | "invalid-result"
-  | "already-terminal"
-  | "invalid-surface";
-
-/** Why the public API refuses a transition on a node it knows. */
-export type Refusal = Exclude<RejectionReason, "unknown-node">;
+export type { Refusal, RejectionReason } from "./events.js";
 
 /** Why a logged event is illegal: an API rejection, or a surface event that drops paths. */
 export type IllegalityReason = Refusal | "surface-shrinks";

@@ -6,7 +6,7 @@
  * state crosses engines only as a snapshot. Each engine made by
  * `createExecutive` knows only its own states.
  */
-import type { Decision } from "./observation.js";
+import type { Decision, ExhaustedBudget } from "./observation.js";
 import {
   type RestoreRejection,
   restoreState,
@@ -14,12 +14,7 @@ import {
   snapshotState,
 } from "./snapshot.js";
 import { readSpec, type SpecRejectionReason, type ValuePath } from "./spec.js";
-import {
-  type ExecutiveSemantics,
-  type ExecutiveState,
-  type ExhaustedBudget,
-  readyState,
-} from "./state.js";
+import { type ExecutiveSemantics, type ExecutiveState, readyState } from "./state.js";
 import { stepState } from "./step.js";
 
 export type InitialStateResult<State = ExecutiveState> =

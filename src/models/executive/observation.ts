@@ -14,8 +14,12 @@ import {
   UNREADABLE,
   wtf8Length,
 } from "./plain-data.js";
-import type { Effect } from "./spec.js";
-import type { ExhaustedBudget, FailReason } from "./state.js";
+import type { Counter, Effect } from "./spec.js";
+
+export const FAIL_REASONS = ["cancelled", "deadline", "effect-failed", "budget-exhausted"] as const;
+export type FailReason = (typeof FAIL_REASONS)[number];
+/** What ran out: a counter, or `depth`. */
+export type ExhaustedBudget = Counter | "depth";
 
 export const OBSERVATION_TAGS = ["start", "result", "checkpointed", "tick", "cancel"] as const;
 export type ObservationTag = (typeof OBSERVATION_TAGS)[number];

@@ -8,7 +8,7 @@
 import { List } from "immutable";
 import { hmacSha256Hex } from "../../digest/hmac-sha256.js";
 import { sha256 } from "../../digest/sha256.js";
-import { DETAIL_BYTES_MAX } from "./observation.js";
+import { DETAIL_BYTES_MAX, FAIL_REASONS } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
 import {
   BUDGET_FIELDS,
@@ -20,7 +20,6 @@ import {
 } from "./spec.js";
 import {
   type ExecutiveState,
-  FAIL_REASONS,
   type Failure,
   type Frame,
   frameOf,

@@ -10,7 +10,7 @@
  * costs O(log n) of a large plan and the next step is found among the ready ones only.
  */
 import { Set as ImmutableSet, List } from "immutable";
-import type { Decision } from "./observation.js";
+import type { Decision, ExhaustedBudget, FailReason } from "./observation.js";
 import {
   type Budget,
   type ChildBudget,
@@ -67,11 +67,6 @@ export function planIndex(plan: Plan): PlanIndex {
 
 export const STATUSES = ["ready", "running", "completed", "failed"] as const;
 export type Status = (typeof STATUSES)[number];
-
-export const FAIL_REASONS = ["cancelled", "deadline", "effect-failed", "budget-exhausted"] as const;
-export type FailReason = (typeof FAIL_REASONS)[number];
-/** What ran out: a counter, or `depth`. */
-export type ExhaustedBudget = Counter | "depth";
 
 export interface Failure {
   readonly reason: FailReason;

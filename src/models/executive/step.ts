@@ -9,6 +9,8 @@ import { List } from "immutable";
 import { compareCodePoints } from "../dag/dag.js";
 import {
   type Decision,
+  type ExhaustedBudget,
+  type FailReason,
   type Observation,
   type RejectReason,
   readObservation,
@@ -18,9 +20,7 @@ import {
   affordsStep,
   charge,
   type ExecutiveState,
-  type ExhaustedBudget,
   enteredFrame,
-  type FailReason,
   type Frame,
   planIndex,
   topFrame,
