@@ -66,9 +66,8 @@ interface Explored<State> {
   readonly configuration: string;
   readonly stepsOnly: Subject<State>;
   readonly bothEngines: Subject<State>;
-  /** Folds the journal of an explored state with the reference, as a journal's audit would. */
-  readonly fold: (state: State) => () => void;
-  readonly events: (state: State) => number;
+  /** The journal of an explored state: its length, and its fold by the reference. */
+  readonly journal: (state: State) => { readonly events: number; readonly fold: () => void };
 }
 
 export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise<ExploreRow[]> {
@@ -80,11 +79,10 @@ export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise
     configuration: `every DAG of 1 to ${configuration.nodes} nodes, ${configuration.paths} path, depth ${depth}`,
     stepsOnly: { ...dagSubject(configuration), checkState: undefined },
     bothEngines: dagSubject(configuration, wasm),
-    fold: (state) => {
+    journal: (state) => {
       const events = loggedEvents(state);
-      return () => replay(state.dag, events);
+      return { events: events.length, fold: () => replay(state.dag, events) };
     },
-    events: (state) => state.log?.length ?? 0,
   };
   const operationsDepth = Math.min(depth, OPERATIONS_DEPTH);
   const operations: Explored<ExploredOperations> = {
@@ -92,11 +90,10 @@ export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise
     configuration: `${describeConfiguration(OPERATIONS_BENCHED)}, depth ${operationsDepth}`,
     stepsOnly: { ...operationsSubject(OPERATIONS_BENCHED), checkState: undefined },
     bothEngines: operationsSubject(OPERATIONS_BENCHED, operationsWasm),
-    fold: (state) => {
+    journal: (state) => {
       const records = recordsOf(state);
-      return () => replayOperations(records);
+      return { events: records.length, fold: () => replayOperations(records) };
     },
-    events: (state) => recordsOf(state).length,
   };
   const run = runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget);
   const executiveDepth = Math.min(depth, EXECUTIVE_DEFAULTS.depth);
@@ -105,11 +102,10 @@ export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise
     configuration: `the built-in spec and budget, depth ${executiveDepth}`,
     stepsOnly: { ...executiveSubject(run), checkState: undefined },
     bothEngines: executiveSubject(run, await loadEngine({ model: "executive" })),
-    fold: (state) => {
+    journal: (state) => {
       const lines = linesOf(state);
-      return () => replayObservations(run, lines);
+      return { events: lines.length, fold: () => replayObservations(run, lines) };
     },
-    events: (state) => linesOf(state).length,
   };
   return [
     await measureOne(dag, depth, rounds),
@@ -127,8 +123,9 @@ async function measureOne<State>(
   let foldEvents = 0;
   const census = explore(explored.stepsOnly, depth, {
     onDistinct: (state) => {
-      folds.push(explored.fold(state));
-      foldEvents += explored.events(state);
+      const { events, fold } = explored.journal(state);
+      folds.push(fold);
+      foldEvents += events;
     },
   });
   const check = (distinct: number) => {

@@ -6,10 +6,8 @@
  */
 import { createInterface } from "node:readline";
 import { JournalError } from "../journal/errors.js";
-import { parseJsonFile } from "../journal/json-file.js";
-import { describeJsonPath } from "../journal/json-value-error.js";
-import { readFileBytes } from "../journal/read-file-bytes.js";
-import { type ExecutiveMachine, readSpec, referenceExecutive } from "../models/executive/index.js";
+import { readExecutiveRunFiles } from "../journal/index.js";
+import { type ExecutiveMachine, referenceExecutive } from "../models/executive/index.js";
 import {
   type CliOutput,
   type Command,
@@ -62,18 +60,7 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
       "executive",
     );
   }
-  const spec = readJsonFile(specFile, 'a spec {"task", "plan"}');
-  const budget = readJsonFile(budgetFile, 'a budget {"steps", "depth", …}');
-  const read = readSpec(spec, budget);
-  if (!read.ok) {
-    const [first, ...rest] = read.rejection.path;
-    const inBudget = first === "budget";
-    const where = describeJsonPath(inBudget ? rest : read.rejection.path) || "the top level";
-    throw new JournalError(
-      inBudget ? budgetFile : specFile,
-      `refused (${read.rejection.reason}) at ${where}`,
-    );
-  }
+  const read = readExecutiveRunFiles(specFile, budgetFile);
   const machine: ExecutiveMachine<unknown> =
     engineName === "wasm" ? (await executiveKernel()).machine : referenceExecutive;
   const made = machine.initialState(read.spec, read.budget);
@@ -104,8 +91,4 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
     await write(`${JSON.stringify({ observation, decision: result.decision })}\n`);
   }
   return ExitCode.conformant;
-}
-
-function readJsonFile(path: string, expected: string): unknown {
-  return parseJsonFile(readFileBytes(path), path, expected).value;
 }

@@ -21,11 +21,9 @@ import {
   type CounterexampleFolder,
   count,
   type ExploreRun,
-  findingFile,
   finishExploration,
   huntEach,
   type MutantShown,
-  mutantFile,
   refinementText,
 } from "./explore-output.js";
 
@@ -53,6 +51,7 @@ export async function exploreDag(
       times,
       journal,
       rules: rulesOf(state.dag, journal, rule),
+      file: journalBytes(state.dag, journal),
     });
   }
   let sensitivity: Sensitivity<(typeof FAULT_CLASSES)[number]> | null = null;
@@ -84,17 +83,6 @@ export async function exploreDag(
     counterexamples,
     sensitivity,
     mutants: run.mutants ? verdicts.map(dagMutantShown) : null,
-    files: [
-      ...result.findings.map(({ state }, i) => {
-        const { rule, journal } = counterexamples[i] as Counterexample;
-        return { name: findingFile(i, rule), bytes: journalBytes(state.dag, journal) };
-      }),
-      ...verdicts.flatMap(({ mutant, kill }) =>
-        kill === null
-          ? []
-          : [{ name: mutantFile(mutant.name), bytes: journalBytes(kill.dag, kill.journal) }],
-      ),
-    ],
   });
 }
 
@@ -121,6 +109,7 @@ function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): Mutant
       reference: { rules: kill.reference.rules, final: kill.reference.nodes },
       mutant: { rules: kill.mutant.rules, final: kill.mutant.nodes },
       then,
+      file: journalBytes(kill.dag, kill.journal),
     },
   };
 }

@@ -19,19 +19,14 @@ import {
 import { executiveJournalBytes, executiveSubject, linesOf } from "../explore/executive/subject.js";
 import { explore } from "../explore/explore.js";
 import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
-import { JournalError } from "../journal/errors.js";
-import { readFileBytes } from "../journal/read-file-bytes.js";
 import { auditExecutive, type ExecutiveRun } from "../models/executive/audit.js";
-import { readSpec } from "../models/executive/spec.js";
 import {
   type Counterexample,
   count,
   type ExploreRun,
-  findingFile,
   finishExploration,
   huntEach,
   type MutantShown,
-  mutantFile,
 } from "./explore-output.js";
 
 export async function exploreExecutive(
@@ -50,7 +45,8 @@ export async function exploreExecutive(
   for (const { rule, from, state, times } of result.findings) {
     const journal = await shrinkFailure(executive, linesOf(state));
     const rules = rulesByLine(auditExecutive(executive, journal), journal);
-    counterexamples.push({ rule, from, times, journal, rules });
+    const file = executiveJournalBytes(executive, journal);
+    counterexamples.push({ rule, from, times, journal, rules, file });
   }
   let sensitivity: Sensitivity<ExecutiveFault> | null = null;
   if (run.faults) {
@@ -64,7 +60,6 @@ export async function exploreExecutive(
     huntExecutiveMutant(executive, depth, mutant),
   );
   progress(null);
-  const bytesOf = (journal: readonly unknown[]) => executiveJournalBytes(executive, journal);
   return finishExploration(run, {
     configuration: {
       evidence: {
@@ -77,21 +72,15 @@ export async function exploreExecutive(
     result,
     counterexamples,
     sensitivity,
-    mutants: run.mutants ? verdicts.map(shownOf) : null,
-    files: [
-      ...counterexamples.map(({ rule, journal }, i) => ({
-        name: findingFile(i, rule),
-        bytes: bytesOf(journal),
-      })),
-      ...verdicts.flatMap(({ mutant, kill }) =>
-        kill === null ? [] : [{ name: mutantFile(mutant.name), bytes: bytesOf(kill.journal) }],
-      ),
-    ],
+    mutants: run.mutants ? verdicts.map((verdict) => shownOf(verdict, executive)) : null,
   });
 }
 
 /** An executive mutant as explore shows it: each machine's final block when they differ. */
-function shownOf({ mutant, distinctStates, kill }: ExecutiveMutantVerdict): MutantShown {
+function shownOf(
+  { mutant, distinctStates, kill }: ExecutiveMutantVerdict,
+  executive: ExecutiveRun,
+): MutantShown {
   const { name, description } = mutant;
   if (kill === null) return { name, description, distinctStates, kill: null };
   const reference = JSON.parse(kill.reference.state);
@@ -115,27 +104,7 @@ function shownOf({ mutant, distinctStates, kill }: ExecutiveMutantVerdict): Muta
       reference: { rules: kill.reference.rules, final: reference },
       mutant: { rules: kill.mutant.rules, final: mutated },
       then,
+      file: executiveJournalBytes(executive, kill.journal),
     },
   };
-}
-
-/** A spec and budget from JSON files, checked as a journal's header is. */
-export function readExecutiveRun(specFile: string, budgetFile: string): ExecutiveRun {
-  const json = (path: string): unknown => {
-    try {
-      return JSON.parse(new TextDecoder().decode(readFileBytes(path)));
-    } catch (error) {
-      if (error instanceof JournalError) throw error;
-      throw new JournalError(
-        path,
-        `expected JSON, found text JSON cannot read (${(error as Error).message})`,
-      );
-    }
-  };
-  const read = readSpec(json(specFile), json(budgetFile));
-  if (read.ok) return { spec: read.spec, budget: read.budget };
-  const { path, reason } = read.rejection;
-  const ofBudget = path[0] === "budget";
-  const at = (ofBudget ? path : ["spec", ...path]).join(".");
-  throw new JournalError(ofBudget ? budgetFile : specFile, `refused as ${reason} at ${at}`);
 }

@@ -26,6 +26,7 @@ import {
   recordsOf,
 } from "../explore/operations/subject.js";
 import { JournalError } from "../journal/errors.js";
+import { parseJsonFile } from "../journal/json-file.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
 import { audit } from "../models/operations/audit.js";
 import { integrityMessage } from "../models/operations/integrity.js";
@@ -35,11 +36,9 @@ import {
   type Counterexample,
   count,
   type ExploreRun,
-  findingFile,
   finishExploration,
   huntEach,
   type MutantShown,
-  mutantFile,
 } from "./explore-output.js";
 
 export async function exploreOperations(
@@ -62,6 +61,7 @@ export async function exploreOperations(
       times,
       journal,
       rules: rulesByRecord(audit(journal), journal),
+      file: operationsJournalBytes(journal),
     });
   }
   let sensitivity: Sensitivity<OperationsFault> | null = null;
@@ -85,17 +85,6 @@ export async function exploreOperations(
     counterexamples,
     sensitivity,
     mutants: run.mutants ? verdicts.map(shownOf) : null,
-    files: [
-      ...counterexamples.map(({ rule, journal }, i) => ({
-        name: findingFile(i, rule),
-        bytes: operationsJournalBytes(journal),
-      })),
-      ...verdicts.flatMap(({ mutant, kill }) =>
-        kill === null
-          ? []
-          : [{ name: mutantFile(mutant.name), bytes: operationsJournalBytes(kill.journal) }],
-      ),
-    ],
   });
 }
 
@@ -126,23 +115,15 @@ function shownOf({ mutant, distinctStates, kill }: OperationsMutantVerdict): Mut
       reference: { rules: kill.reference.rules, final: JSON.parse(kill.reference.state) },
       mutant: { rules: kill.mutant.rules, final: JSON.parse(kill.mutant.state) },
       then,
+      file: operationsJournalBytes(kill.journal),
     },
   };
 }
 
 /** A retry policy from a JSON file, checked as an `accepted` record's policy is. */
 export function readPolicyFile(path: string): Policy {
-  const text = new TextDecoder().decode(readFileBytes(path));
-  let policy: unknown;
-  try {
-    policy = JSON.parse(text);
-  } catch (error) {
-    throw new JournalError(
-      path,
-      `expected a JSON policy, found text JSON cannot read (${(error as Error).message})`,
-    );
-  }
-  const read = readRecord({ kind: "accepted", op: "", strand: "", policy });
+  const { value } = parseJsonFile(readFileBytes(path), path, 'a policy {"maxAttempts", …}');
+  const read = readRecord({ kind: "accepted", op: "", strand: "", policy: value });
   if (!read.ok) {
     const problem = integrityMessage(read.fault).replace('field "policy.', 'field "');
     throw new JournalError(

@@ -27,9 +27,11 @@ export interface Counterexample {
   readonly times: number;
   readonly journal: readonly unknown[];
   readonly rules: readonly (readonly string[])[];
+  /** The journal as the JSONL file `--out` writes, its header included. */
+  readonly file: Uint8Array;
 }
 
-export function evidence(
+function evidence(
   configuration: ExploredConfiguration,
   depth: number,
   result: Exploration<unknown>,
@@ -72,10 +74,12 @@ export interface MutantShown {
     readonly mutant: { readonly rules: readonly (readonly string[])[]; readonly final: unknown };
     /** How the final states differ, a line each. */
     readonly then: readonly string[];
+    /** The journal as the JSONL file `--out` writes, its header included. */
+    readonly file: Uint8Array;
   } | null;
 }
 
-export function mutantsEvidence(mutants: readonly MutantShown[]) {
+function mutantsEvidence(mutants: readonly MutantShown[]) {
   return {
     killed: mutants.filter((mutant) => mutant.kill !== null).length,
     total: mutants.length,
@@ -98,7 +102,7 @@ export function mutantsEvidence(mutants: readonly MutantShown[]) {
   };
 }
 
-export function explorationText(
+function explorationText(
   configuration: ExploredConfiguration,
   depth: number,
   result: Exploration<unknown>,
@@ -124,7 +128,7 @@ export function explorationText(
 }
 
 /** The sensitivity matrix: per fault class, mutants made, caught (by which rules) and masked. */
-export function sensitivityText(sensitivity: Sensitivity): string {
+function sensitivityText(sensitivity: Sensitivity): string {
   const lines = ["Faults, each injected at every place in every distinct state's journal:"];
   const width = Math.max(...Object.keys(sensitivity.faults).map((fault) => fault.length)) + 1;
   for (const [fault, tally] of Object.entries(sensitivity.faults)) {
@@ -148,7 +152,7 @@ export function sensitivityText(sensitivity: Sensitivity): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function mutantsText(mutants: readonly MutantShown[], depth: number): string {
+function mutantsText(mutants: readonly MutantShown[], depth: number): string {
   const killed = mutants.filter((mutant) => mutant.kill !== null).length;
   const lines = [
     `Mutants of the reference, each explored to depth ${depth} beside it: ${killed} of ${mutants.length} killed`,
@@ -228,8 +232,6 @@ export interface Explored {
   readonly sensitivity: Sensitivity | null;
   /** Null when `--mutants` was not given. */
   readonly mutants: readonly MutantShown[] | null;
-  /** Each counterexample's journal as the JSONL file `--out` writes: findings, then killed mutants. */
-  readonly files: readonly { readonly name: string; readonly bytes: Uint8Array }[];
 }
 
 /** Prints the exploration (text or the JSON evidence), writes `--out`'s files, and gives the exit code. */
@@ -249,7 +251,10 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
     if (mutants !== null) output.stdout(mutantsText(mutants, depth));
   }
   if (out !== null) {
-    for (const { name, bytes } of explored.files) out.write(name, bytes);
+    for (const [i, { rule, file }] of counterexamples.entries())
+      out.write(findingFile(i, rule), file);
+    for (const { name, kill } of mutants ?? [])
+      if (kill !== null) out.write(mutantFile(name), kill.file);
     if (format === "text" && out.written.length > 0) {
       output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
@@ -277,11 +282,11 @@ export async function huntEach<Mutant extends { readonly name: string }, Verdict
 }
 
 /** `--out`'s file names: `finding-N-RULE.jsonl` for each counterexample, `mutant-NAME.jsonl` for each kill. */
-export function findingFile(index: number, rule: string): string {
+function findingFile(index: number, rule: string): string {
   return `finding-${index + 1}-${slug(rule)}.jsonl`;
 }
 
-export function mutantFile(name: string): string {
+function mutantFile(name: string): string {
   return `mutant-${name}.jsonl`;
 }
 

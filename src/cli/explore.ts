@@ -8,7 +8,7 @@ import { loadEngine } from "../../bindings/index.js";
 import { DAG_DEFAULTS } from "../explore/dag/subject.js";
 import { EXECUTIVE_DEFAULTS, runOf } from "../explore/executive/subject.js";
 import { OPERATIONS_DEFAULTS } from "../explore/operations/subject.js";
-import { readDagFile } from "../journal/index.js";
+import { readDagFile, readExecutiveRunFiles } from "../journal/index.js";
 import { MODEL_NAMES } from "../models/registry.js";
 import {
   type CliOutput,
@@ -19,7 +19,7 @@ import {
   UsageError,
 } from "./command.js";
 import { exploreDag, refineThroughDriver } from "./explore-dag.js";
-import { exploreExecutive, readExecutiveRun } from "./explore-executive.js";
+import { exploreExecutive } from "./explore-executive.js";
 import { exploreOperations, readPolicyFile } from "./explore-operations.js";
 import { CounterexampleFolder, type ExploreRun, progressLine } from "./explore-output.js";
 import { integerFlag } from "./number-flags.js";
@@ -182,7 +182,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     const executive =
       values.spec === undefined || values.budget === undefined
         ? runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget)
-        : readExecutiveRun(values.spec, values.budget);
+        : readExecutiveRunFiles(values.spec, values.budget);
     return exploreExecutive(run, executive, files, await loadEngine({ model: "executive" }));
   }
   if (model === "operations") {

@@ -5,6 +5,7 @@
  * A model plugs in as a `Subject`: its initial states (one per configuration it explores), the
  * actions it accepts from a state, the canonical key of a state, and the check of a step.
  */
+import type { StreamedAuditor } from "../../bindings/streamed-session.js";
 
 /** A model as explore drives it. */
 export interface Subject<State> {
@@ -114,4 +115,23 @@ export function explore<State>(
     findings: [...findings.values()],
     seconds: (performance.now() - started) / 1000,
   };
+}
+
+/** A model's WebAssembly engine as explore needs it: a fresh streaming auditor per journal. */
+export interface KernelAuditing {
+  openAuditor(): StreamedAuditor<unknown>;
+}
+
+/**
+ * Whether the kernel, auditing the journal's bytes, gives the reference's report of its records.
+ * The reference audited the records as values, so its report has no line numbers; the kernel's
+ * are left out of the comparison.
+ */
+export function kernelAgrees(wasm: KernelAuditing, bytes: Uint8Array, report: unknown): boolean {
+  const auditor = wasm.openAuditor();
+  auditor.write(bytes);
+  const lineless = JSON.stringify(auditor.finish(), (key, value) =>
+    key === "line" ? undefined : value,
+  );
+  return lineless === JSON.stringify(report);
 }

@@ -34,3 +34,30 @@ export async function shrink<T>(
   }
   return best;
 }
+
+/** A failure as shrinking keeps it: the rule a journal breaks first, and the kind of its record. */
+export interface FirstFailure {
+  readonly rule: string;
+  readonly kind: unknown;
+}
+
+/**
+ * The records shrunk while `failureOf` still finds the same rule broken first at the same kind
+ * of record — so a removal that makes another rule break first (the cause removed) is not kept.
+ */
+export function shrinkKeepingFailure<T>(
+  records: readonly T[],
+  failureOf: (records: readonly T[]) => FirstFailure | null,
+  simpler?: (record: T) => readonly T[],
+): Promise<T[]> {
+  const target = failureOf(records);
+  if (target === null) return Promise.resolve([...records]);
+  return shrink(
+    records,
+    (candidate) => {
+      const failure = failureOf(candidate);
+      return failure !== null && failure.rule === target.rule && failure.kind === target.kind;
+    },
+    simpler,
+  );
+}

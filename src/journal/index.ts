@@ -5,6 +5,8 @@
  */
 import { statSync } from "node:fs";
 import type { Dag } from "../models/dag/dag.js";
+import type { ExecutiveRun } from "../models/executive/audit.js";
+import { readSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
 import { chooseDag } from "./choose-dag.js";
@@ -12,6 +14,8 @@ import { chooseModel } from "./choose-model.js";
 import { parseDagFile } from "./dag-file.js";
 import { JournalError } from "./errors.js";
 import type { Journal, JournalHeader } from "./journal.js";
+import { parseJsonFile } from "./json-file.js";
+import { describeJsonPath } from "./json-value-error.js";
 import { readJsonlHeader, readJsonlJournal } from "./jsonl.js";
 import { readLispExprJournal } from "./lisp-expr.js";
 import { readFileBytes } from "./read-file-bytes.js";
@@ -99,6 +103,28 @@ export function readDagFile(path: string): Dag {
   const dag = parseDagFile(readFileBytes(path), path);
   dagFiles.set(path, { version, dag });
   return dag;
+}
+
+/**
+ * A spec file and a budget file (`statefold executive`, `explore --model executive`), read and
+ * checked as a journal's header is: a refusal names the file its path lies in.
+ */
+export function readExecutiveRunFiles(specFile: string, budgetFile: string): ExecutiveRun {
+  const spec = parseJsonFile(readFileBytes(specFile), specFile, 'a spec {"task", "plan"}').value;
+  const budget = parseJsonFile(
+    readFileBytes(budgetFile),
+    budgetFile,
+    'a budget {"steps", "depth", …}',
+  ).value;
+  const read = readSpec(spec, budget);
+  if (read.ok) return { spec: read.spec, budget: read.budget };
+  const [first, ...rest] = read.rejection.path;
+  const inBudget = first === "budget";
+  const where = describeJsonPath(inBudget ? rest : read.rejection.path) || "the top level";
+  throw new JournalError(
+    inBudget ? budgetFile : specFile,
+    `refused (${read.rejection.reason}) at ${where}`,
+  );
 }
 
 /**

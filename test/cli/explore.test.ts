@@ -70,7 +70,7 @@ describe("statefold explore", () => {
           "--budget",
           "examples/executive/spec.json",
         ],
-        "examples/executive/spec.json: refused as invalid-budget at budget.steps",
+        "examples/executive/spec.json: refused (invalid-budget) at steps",
       ],
       [
         ["--model", "executive", "--policy", "p.json"],

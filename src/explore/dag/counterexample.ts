@@ -9,7 +9,7 @@ import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
 import type { Report } from "../../models/dag/report.js";
 import { isStringArray } from "../../models/dag/state.js";
-import { shrink } from "../shrink.js";
+import { shrinkKeepingFailure } from "../shrink.js";
 
 /** A rule broken, and the record that first breaks it. */
 export interface Failure {
@@ -72,26 +72,17 @@ export function rulesByRecord(report: Report, events: readonly unknown[]): strin
   return rules;
 }
 
-/** The journal made 1-minimal while it still `fails`. */
-export function shrinkJournal(
-  events: readonly unknown[],
-  fails: (events: readonly unknown[]) => boolean,
-): Promise<unknown[]> {
-  return shrink(events, fails, simplerRecord);
-}
-
 /** The finding's journal shrunk while it fails first by the same rule at the same kind of record. */
 export function shrinkFailure(
   dag: Dag,
   events: readonly unknown[],
   wasm?: Engine,
 ): Promise<unknown[]> {
-  const target = failureOf(dag, events, wasm);
-  if (target === null) return Promise.resolve([...events]);
-  return shrinkJournal(events, (candidate) => {
-    const failure = failureOf(dag, candidate, wasm);
-    return failure !== null && failure.rule === target.rule && failure.kind === target.kind;
-  });
+  return shrinkKeepingFailure(
+    events,
+    (candidate) => failureOf(dag, candidate, wasm),
+    simplerRecord,
+  );
 }
 
 /** A widen with one path fewer in its surface, each way; no other record has a simpler form. */

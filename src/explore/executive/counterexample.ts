@@ -8,7 +8,7 @@ import {
   type ExecutiveReport,
   type ExecutiveRun,
 } from "../../models/executive/audit.js";
-import { shrink } from "../shrink.js";
+import { shrinkKeepingFailure } from "../shrink.js";
 
 function tagAt(lines: readonly unknown[], index: number): unknown {
   const line = lines[index] as { observation?: { tag?: unknown } } | undefined;
@@ -19,15 +19,15 @@ function tagAt(lines: readonly unknown[], index: number): unknown {
 export function firstBroken(
   report: ExecutiveReport,
   lines: readonly unknown[],
-): { rule: string; index: number; tag: unknown } | null {
+): { rule: string; index: number; kind: unknown } | null {
   if (report.integrity !== null) {
     const { index } = report.integrity;
-    return { rule: `integrity (${report.integrity.reason})`, index, tag: tagAt(lines, index) };
+    return { rule: `integrity (${report.integrity.reason})`, index, kind: tagAt(lines, index) };
   }
-  let first: { rule: string; index: number; tag: unknown } | null = null;
+  let first: { rule: string; index: number; kind: unknown } | null = null;
   for (const [rule, verdict] of Object.entries(report.invariants)) {
     if (verdict.holds || (first !== null && verdict.index >= first.index)) continue;
-    first = { rule, index: verdict.index, tag: tagAt(lines, verdict.index) };
+    first = { rule, index: verdict.index, kind: tagAt(lines, verdict.index) };
   }
   return first;
 }
@@ -48,12 +48,9 @@ export function rulesByLine(report: ExecutiveReport, lines: readonly unknown[]):
   return rules;
 }
 
-/** The journal shrunk while it fails first by the same rule at a line of the same tag. */
+/** The journal shrunk while it fails first by the same rule at a line of the same observation tag. */
 export function shrinkFailure(run: ExecutiveRun, lines: readonly unknown[]): Promise<unknown[]> {
-  const target = firstBroken(auditExecutive(run, lines), lines);
-  if (target === null) return Promise.resolve([...lines]);
-  return shrink(lines, (candidate) => {
-    const failure = firstBroken(auditExecutive(run, candidate), candidate);
-    return failure !== null && failure.rule === target.rule && failure.tag === target.tag;
-  });
+  return shrinkKeepingFailure(lines, (candidate) =>
+    firstBroken(auditExecutive(run, candidate), candidate),
+  );
 }

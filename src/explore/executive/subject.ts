@@ -8,14 +8,13 @@
  * 1 ms after the clock, time passing. Every observation is a step: the machine decides for each, a `reject` too,
  * which keeps the state. Each journal line is the observation and the machine's decision.
  */
-import type { ExecutiveJournalAuditor } from "../../../bindings/executive/engine.js";
 import { auditExecutive, type ExecutiveRun } from "../../models/executive/audit.js";
 import { stepBySemantics } from "../../models/executive/machine.js";
 import type { Decision } from "../../models/executive/observation.js";
 import { canonicalBody } from "../../models/executive/snapshot.js";
 import { readSpec } from "../../models/executive/spec.js";
 import { type ExecutiveState, readyState } from "../../models/executive/state.js";
-import type { Subject } from "../explore.js";
+import { type KernelAuditing, kernelAgrees, type Subject } from "../explore.js";
 import { firstBroken } from "./counterexample.js";
 import { STEP_INVARIANTS } from "./invariants.js";
 
@@ -89,14 +88,9 @@ export function executiveJournalBytes(run: ExecutiveRun, lines: readonly unknown
   return encoder.encode(`${[header, ...lines.map((line) => JSON.stringify(line))].join("\n")}\n`);
 }
 
-/** The WebAssembly engine as explore needs it: a fresh auditor per journal. */
-export interface ExecutiveAuditing {
-  openAuditor(): ExecutiveJournalAuditor;
-}
-
 export function executiveSubject(
   run: ExecutiveRun,
-  wasm?: ExecutiveAuditing,
+  wasm?: KernelAuditing,
 ): Subject<ExploredExecutive> {
   return {
     *initialStates() {
@@ -127,12 +121,8 @@ export function executiveSubject(
       const report = auditExecutive(run, lines);
       const broken = firstBroken(report, lines);
       if (broken !== null || wasm === undefined) return broken?.rule ?? null;
-      const auditor = wasm.openAuditor();
-      auditor.write(executiveJournalBytes(run, lines));
-      const other = JSON.parse(JSON.stringify(auditor.finish()), (key, value) =>
-        key === "line" ? undefined : value,
-      );
-      return JSON.stringify(other) === JSON.stringify(report) ? null : "engines differ";
+      const bytes = executiveJournalBytes(run, lines);
+      return kernelAgrees(wasm, bytes, report) ? null : "engines differ";
     },
   };
 }

@@ -9,7 +9,7 @@ import {
   type Reason,
   RULE_OF_REASON,
 } from "../../models/operations/report.js";
-import { shrink } from "../shrink.js";
+import { shrinkKeepingFailure } from "../shrink.js";
 
 export interface Failure {
   readonly rule: string;
@@ -56,10 +56,5 @@ function ruleOf(reason: Reason): string {
 
 /** The journal shrunk while the reference's audit fails it first by the same rule at the same kind of record. */
 export function shrinkFailure(records: readonly unknown[]): Promise<unknown[]> {
-  const target = firstBrokenRule(audit(records), records);
-  if (target === null) return Promise.resolve([...records]);
-  return shrink(records, (candidate) => {
-    const failure = firstBrokenRule(audit(candidate), candidate);
-    return failure !== null && failure.rule === target.rule && failure.kind === target.kind;
-  });
+  return shrinkKeepingFailure(records, (candidate) => firstBrokenRule(audit(candidate), candidate));
 }

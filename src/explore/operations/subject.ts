@@ -8,16 +8,14 @@
  * it, fresh effect ids). A record the model's rules refuse is no step. Time is symbolic: every record is committed at the clock, which only a
  * retry moves, to its notBefore.
  */
-import type { OperationsJournalAuditor } from "../../../bindings/operations/engine.js";
 import { audit } from "../../models/operations/audit.js";
 import { foldRecord } from "../../models/operations/fold.js";
 import { readRecord } from "../../models/operations/read-record.js";
 import type { Policy } from "../../models/operations/records.js";
-import type { OperationsReport } from "../../models/operations/report.js";
-import { retryNotBefore } from "../../models/operations/retry-wait.js";
+import { attemptsRemain, retryNotBefore } from "../../models/operations/retry-wait.js";
 import type { OperationsState } from "../../models/operations/state.js";
 import { initialState } from "../../models/operations/state.js";
-import type { Subject } from "../explore.js";
+import { type KernelAuditing, kernelAgrees, type Subject } from "../explore.js";
 import { firstBrokenRule } from "./counterexample.js";
 import { STATE_INVARIANTS } from "./invariants.js";
 
@@ -77,14 +75,9 @@ export function operationsJournalBytes(records: readonly unknown[]): Uint8Array 
   return encoder.encode(`${[header, ...records.map((r) => JSON.stringify(r))].join("\n")}\n`);
 }
 
-/** The WebAssembly engine as explore needs it: a fresh auditor per journal. */
-export interface OperationsAuditing {
-  openAuditor(): OperationsJournalAuditor;
-}
-
 export function operationsSubject(
   configuration: OperationsConfiguration,
-  wasm?: OperationsAuditing,
+  wasm?: KernelAuditing,
 ): Subject<ExploredOperations> {
   return {
     *initialStates() {
@@ -124,26 +117,9 @@ export function operationsSubject(
       const report = audit(records);
       const broken = firstBrokenRule(report, records);
       if (broken !== null || wasm === undefined) return broken?.rule ?? null;
-      return sameReport(report, wasm, records) ? null : "engines differ";
+      return kernelAgrees(wasm, operationsJournalBytes(records), report) ? null : "engines differ";
     },
   };
-}
-
-function sameReport(
-  report: OperationsReport,
-  wasm: OperationsAuditing,
-  records: readonly unknown[],
-): boolean {
-  const auditor = wasm.openAuditor();
-  auditor.write(operationsJournalBytes(records));
-  const other = auditor.finish();
-  // The reference's report of records given as values carries no line numbers; the kernel's
-  // of the journal does: compare them with the lines left out.
-  return JSON.stringify(withoutLines(other)) === JSON.stringify(report);
-}
-
-function withoutLines(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value), (key, item) => (key === "line" ? undefined : item));
 }
 
 export function describeConfiguration(configuration: OperationsConfiguration): string {
@@ -203,11 +179,12 @@ function* candidates(
       const settled = { kind: "settled", op, effect, at };
       yield { record: { ...settled, outcome: "ok", ...epoch } };
       yield { record: { ...settled, outcome: "error", ...epoch } };
+      // A retryable failure of the step's current attempt with attempts left schedules a retry:
+      // a faithful runtime records its notBefore.
+      const schedules =
+        operation.steps.get(held.key)?.effect === effect &&
+        attemptsRemain(operation.policy, held.attempt);
       for (const hint of [{}, { retryAfterMs: HINT_MS }]) {
-        const retrying = operation.steps.get(held.key)?.effect === effect;
-        const schedules =
-          retrying &&
-          (operation.policy.maxAttempts === null || held.attempt < operation.policy.maxAttempts);
         const notBefore = schedules
           ? {
               notBefore: Number(
