@@ -35,6 +35,11 @@ export interface JournalAuditor {
   finish(): Report;
   /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
   snapshot(): Uint8Array;
+  /**
+   * False when the auditor was resumed and no line has been completed since: the snapshot it
+   * resumed from covers what a new one would, and still stands.
+   */
+  advancedSinceResume(): boolean;
 }
 
 export interface AuditorOptions extends AuditBytesOptions {
@@ -51,6 +56,8 @@ export class JsonlSession implements JournalAuditor {
   private held: FirstLineHold | null = new FirstLineHold();
   private dag: Dag | null = null;
   private prefix: PrefixHash | null;
+  /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
+  private resumedAt: number | null = null;
 
   constructor(
     private readonly host: KernelHost,
@@ -84,6 +91,11 @@ export class JsonlSession implements JournalAuditor {
       return encodeSnapshot(emptyBody(this.given?.dag ?? null, sha256().hex()));
     }
     return encodeSnapshot(captureBody(this.host, this.dag, this.prefix));
+  }
+
+  advancedSinceResume(): boolean {
+    const covered = this.held === null ? this.host.kernel.prefixBytes() : 0;
+    return this.resumedAt === null || covered > this.resumedAt;
   }
 
   /**
@@ -129,6 +141,7 @@ export class JsonlSession implements JournalAuditor {
       );
     }
     if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    this.resumedAt = body.prefix.bytes;
     if (!body.started || dag === null) return; // nothing was audited yet: audit from the start
     this.held = null;
     this.dag = dag;

@@ -3,12 +3,13 @@
  * journals), the last header line's DAG (so a campaign's journals parse it once), the turn of
  * limit codes into errors, and the copy of bytes into its line buffer.
  */
+
+import { sameBytes } from "../src/journal/bytes.js";
 import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { NodeState } from "../src/models/dag/state.js";
-import { sameBytes } from "./bytes.js";
 import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
 import type { KernelExports } from "./kernel.js";
 import { packDag } from "./pack-dag.js";

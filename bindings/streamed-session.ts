@@ -59,6 +59,11 @@ export interface StreamedAuditor<Report> {
   finish(): Report;
   /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
   snapshot(): Uint8Array;
+  /**
+   * False when the auditor was resumed and no line has been completed since: the snapshot it
+   * resumed from covers what a new one would, and still stands.
+   */
+  advancedSinceResume(): boolean;
 }
 
 /** What the kernel's limit codes are (assembly/jsonl.ts, Limit). */
@@ -76,6 +81,8 @@ export abstract class StreamedSession<
   /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private prefix: PrefixHash | null;
+  /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
+  private resumedAt: number | null = null;
 
   constructor(
     private readonly owner: SessionOwner<K>,
@@ -144,6 +151,14 @@ export abstract class StreamedSession<
     } as Body);
   }
 
+  advancedSinceResume(): boolean {
+    return this.resumedAt === null || this.coveredBytes() > this.resumedAt;
+  }
+
+  private coveredBytes(): number {
+    return this.held === null ? this.kernel.prefixBytes() : 0;
+  }
+
   /**
    * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
    * snapshot says; only the bytes after them are audited.
@@ -177,6 +192,7 @@ export abstract class StreamedSession<
       );
     }
     if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    this.resumedAt = body.prefix.bytes;
     if (!body.started) return; // nothing was audited yet: audit from the start
     this.held = null;
     this.restoreState(body, snapshotFile);

@@ -12,12 +12,12 @@
 import { chunksOf, type JournalBytes } from "../../src/engine.js";
 import type { ExecutiveEngine } from "../../src/executive-engine.js";
 import { executiveRunOf } from "../../src/executive-engine.js";
+import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
-import { sameBytes } from "../bytes.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import type { ExecutiveSnapshotBody } from "../snapshot-format.js";
 import {

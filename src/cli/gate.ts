@@ -111,6 +111,7 @@ function gated(report: ModelReport, journal: string, strict: boolean): Gated {
 interface SnapshottingAuditor {
   finish(): ModelReport;
   snapshot(): Uint8Array;
+  advancedSinceResume(): boolean;
 }
 
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
@@ -160,9 +161,10 @@ async function auditWithSnapshot(
         ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
         : await engine.resume(snapshot, peeked.chunks, dag, dagOptions);
   }
-  const taken = auditor.snapshot();
+  // Nothing appended but a partial line: the snapshot on disk covers the same lines, and stands.
+  const taken = auditor.advancedSinceResume() ? auditor.snapshot() : null;
   const result = gated(auditor.finish(), journal, strict);
-  if (result.violation === null) writeAtomically(snapshotPath, taken);
+  if (result.violation === null && taken !== null) writeAtomically(snapshotPath, taken);
   return result;
 }
 

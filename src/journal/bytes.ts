@@ -9,3 +9,9 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
   }
   return joined;
 }
+
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

@@ -25,6 +25,7 @@ import { readSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
 import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { sameBytes } from "./bytes.js";
 import { dagFromJson } from "./dag-file.js";
 import type { Journal, JournalHeader } from "./journal.js";
 import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
@@ -105,6 +106,20 @@ function isBlankByte(byte: number): boolean {
   return byte === SPACE || byte === TAB || byte === CR;
 }
 
+/**
+ * The last first line parsed, kept: a journal's header is read twice — for its model, which picks
+ * the engine, then whole by that engine — and a 10⁵-node DAG's header costs ~50 ms to parse.
+ * Nothing mutates a parsed header: its readers copy what they keep.
+ */
+let lastFirstLine: { readonly bytes: Uint8Array; readonly parsed: ParsedLine } | null = null;
+
+function parseFirstLine(line: Uint8Array): ParsedLine {
+  if (lastFirstLine !== null && sameBytes(lastFirstLine.bytes, line)) return lastFirstLine.parsed;
+  const parsed = parseLine(line);
+  lastFirstLine = { bytes: line.slice(), parsed };
+  return parsed;
+}
+
 function parseLine(line: Uint8Array): ParsedLine {
   let text: string;
   try {
@@ -145,7 +160,7 @@ function readFirstLineAsHeader<T>(
 ): T | null {
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
-    const parsed = parseLine(line.bytes);
+    const parsed = parseFirstLine(line.bytes);
     if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
     return read(parsed.value, { file, text: parsed.text, firstLine: line.number });
   }

@@ -74,6 +74,20 @@ describe("snapshot and resume", () => {
     );
   });
 
+  it("says whether a line was completed since it resumed: the snapshot it resumed from stands until then", async () => {
+    expect(engine.openAuditor(null, { snapshots: true }).advancedSinceResume()).toBe(true);
+    const first = snapshotOf(journal);
+    const unchanged = await engine.resume(first, journal);
+    expect(unchanged.advancedSinceResume()).toBe(false);
+    expect(unchanged.snapshot()).toEqual(first);
+    const partial = await engine.resume(first, concatBytes(journal, appended.subarray(0, 10)));
+    expect(partial.advancedSinceResume()).toBe(false);
+    expect(partial.snapshot()).toEqual(first);
+    const grown = await engine.resume(first, concatBytes(journal, appended));
+    expect(grown.advancedSinceResume()).toBe(true);
+    expect(grown.snapshot()).not.toEqual(first);
+  });
+
   it("refuses a changed prefix", async () => {
     const snapshot = snapshotOf(journal);
     const changed = journal.slice();

@@ -1,4 +1,4 @@
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
@@ -57,6 +57,26 @@ describe("statefold gate", () => {
     expect(refused.code).toBe(1);
     expect(refused.stdout).toMatch(/scheduleCorrect is broken at line 6 \(event 4\), node "C"/);
     expect(readFileSync(snapshot)).toEqual(passed); // a refused journal leaves the last good snapshot
+  });
+
+  it("with --snapshot, leaves the snapshot as it is while no line was completed since", async () => {
+    const dir = tempFiles({ "j.jsonl": HEADER + START });
+    const journal = join(dir, "j.jsonl");
+    const snapshot = join(dir, "j.snapshot");
+    await gate(journal, "--snapshot", snapshot);
+    writeFileSync(snapshot, readFileSync(snapshot)); // the same bytes, a new modification time
+    const written = statSync(snapshot).mtimeMs;
+    const again = await gate(journal, "--snapshot", snapshot);
+    expect(again).toMatchObject({
+      code: 0,
+      stdout: `resume: ${journal} is conformant (2 events)\n`,
+    });
+    appendFileSync(journal, '{"kind":"gate-che');
+    expect((await gate(journal, "--snapshot", snapshot)).code).toBe(0);
+    expect(statSync(snapshot).mtimeMs).toBe(written);
+    appendFileSync(journal, 'cked","id":"A","result":"pass"}\n');
+    expect((await gate(journal, "--snapshot", snapshot)).code).toBe(0);
+    expect(statSync(snapshot).mtimeMs).not.toBe(written);
   });
 
   it("with --snapshot, refuses a tampered snapshot and a changed prefix (exit 2)", async () => {

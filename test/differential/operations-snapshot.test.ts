@@ -116,6 +116,26 @@ describe("operations kernel snapshots", () => {
     expect((await writer.resume(snapshot, [bytes])).finish()).toEqual(whole);
   });
 
+  it("tell a resumed auditor that completed no line since: the snapshot it resumed from stands", async () => {
+    const records = adversarialRecords({ seed: 12, count: 40, breakage: 0 });
+    const bytes = encodeOperationsJournal(records, PLAIN_STYLE, {
+      header: true,
+      tail: "terminated",
+    });
+    const engine = writers[0] as WasmOperationsEngine;
+    const cut = bytes.lastIndexOf(0x0a, bytes.length - 2) + 1; // all but the last line
+    const snapshot = snapshotAt(engine, bytes, cut);
+    const options = { snapshots: true };
+    const unchanged = await engine.resume(snapshot, [bytes.subarray(0, cut)], options);
+    expect(unchanged.advancedSinceResume()).toBe(false);
+    const partial = await engine.resume(snapshot, [bytes.subarray(0, bytes.length - 1)], options);
+    expect(partial.advancedSinceResume()).toBe(false);
+    const grown = await engine.resume(snapshot, [bytes], options);
+    expect(grown.advancedSinceResume()).toBe(true);
+    expect(grown.finish()).toEqual(await engine.auditBytes(bytes));
+    expect(engine.openAuditor(options).advancedSinceResume()).toBe(true);
+  });
+
   it("refuse an edited state by name, or restore it: never a trap or a hang", async () => {
     const records = adversarialRecords({ seed: 5, count: 80, breakage: 15 });
     const bytes = encodeOperationsJournal(records, PLAIN_STYLE, {
