@@ -36,7 +36,8 @@ and the event that broke it.
 
 With --snapshot FILE the gate is incremental, for a journal that only grows: when FILE exists,
 the journal's prefix it covers is checked (SHA-256) and only what was appended since is audited;
-after a conformant audit FILE is written anew. A tampered, truncated, version-mismatched or
+after a conformant audit FILE is written anew (left as it is when no line was completed since it
+was taken). A tampered, truncated, version-mismatched or
 foreign snapshot, or a journal whose covered prefix changed, is refused (exit 2) — delete the
 snapshot to audit the whole journal again.
 
