@@ -4,7 +4,7 @@
  * wins). Everything that receives a `Dag` may assume it is valid.
  */
 
-import { reverseEdges } from "./reverse-edges.js";
+import { computeReverseEdges, rememberReverseEdges, reverseEdges } from "./reverse-edges.js";
 
 export interface DagNode {
   readonly id: string;
@@ -31,22 +31,33 @@ export type MakeDagResult =
 
 export function makeDag(nodes: readonly DagNode[]): MakeDagResult {
   const positionById = new Map<string, number>();
+  let edges = 0;
   for (const [position, node] of nodes.entries()) {
     if (positionById.has(node.id)) {
       return { ok: false, rejection: { reason: "duplicate-id", ids: [node.id] } };
     }
     positionById.set(node.id, position);
+    edges += node.deps.length;
   }
-  for (const node of nodes) {
-    const missing = node.deps.find((dep) => !positionById.has(dep));
-    if (missing !== undefined) {
-      return { ok: false, rejection: { reason: "dangling-dependency", ids: [node.id, missing] } };
+  // Each dependency looked up once, here: the reverse edges are built from these positions.
+  const depsStart = new Uint32Array(nodes.length + 1);
+  const depPositions = new Uint32Array(edges);
+  let edge = 0;
+  for (const [position, node] of nodes.entries()) {
+    for (const dep of node.deps) {
+      const depPosition = positionById.get(dep);
+      if (depPosition === undefined) {
+        return { ok: false, rejection: { reason: "dangling-dependency", ids: [node.id, dep] } };
+      }
+      depPositions[edge++] = depPosition;
     }
+    depsStart[position + 1] = edge;
   }
   const frozen = Object.freeze(
     nodes.map((n) => Object.freeze({ id: n.id, deps: Object.freeze([...n.deps]) })),
   );
   const dag: Dag = Object.freeze({ nodes: frozen, positionById });
+  rememberReverseEdges(dag, computeReverseEdges(depsStart, depPositions));
   const { stuck } = kahnLayers(dag);
   if (stuck.length > 0) {
     return { ok: false, rejection: { reason: "cycle", ids: idsInOrder(dag, stuck) } };

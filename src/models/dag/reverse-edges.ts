@@ -3,8 +3,6 @@
  * the Kahn schedule (dag.ts) and the kernel's packed DAG (bindings/pack-dag.ts) both walk. Kept
  * out of the package's exports: the arrays are shared, so nothing outside may write to them.
  */
-import type { Dag } from "./dag.js";
-
 export interface ReverseEdges {
   /** Per node, how many distinct nodes it depends on (a deps list may name one twice). */
   readonly distinctDeps: Uint32Array;
@@ -13,33 +11,41 @@ export interface ReverseEdges {
   readonly dependents: Uint32Array;
 }
 
-/** A DAG never changes, so its reverse edges are worked out once (by makeDag's cycle check). */
-const reverseEdgesOf = new WeakMap<Dag, ReverseEdges>();
+/** Each DAG's reverse edges, worked out once, by makeDag (a DAG never changes). */
+const reverseEdgesOf = new WeakMap<object, ReverseEdges>();
 
-/** The DAG's edges turned around and deduplicated, in flat arrays: no array or set per node. */
-export function reverseEdges(dag: Dag): ReverseEdges {
-  let edges = reverseEdgesOf.get(dag);
-  if (edges === undefined) {
-    edges = computeReverseEdges(dag);
-    reverseEdgesOf.set(dag, edges);
-  }
+export function rememberReverseEdges(dag: object, edges: ReverseEdges): void {
+  reverseEdgesOf.set(dag, edges);
+}
+
+/** The reverse edges of a DAG made by makeDag (src/models/dag/dag.ts), its only constructor. */
+export function reverseEdges(dag: object): ReverseEdges {
+  const edges = reverseEdgesOf.get(dag);
+  if (edges === undefined) throw new Error("statefold: a DAG not made by makeDag");
   return edges;
 }
 
-function computeReverseEdges(dag: Dag): ReverseEdges {
-  const { nodes, positionById } = dag;
-  const n = nodes.length;
+/**
+ * The edges turned around and deduplicated, in flat arrays: no array or set per node. Node p's
+ * dependencies are the positions `depPositions[depsStart[p] .. depsStart[p + 1])`, as its deps
+ * list names them.
+ */
+export function computeReverseEdges(
+  depsStart: Uint32Array,
+  depPositions: Uint32Array,
+): ReverseEdges {
+  const n = depsStart.length - 1;
   const distinctDeps = new Uint32Array(n);
   const dependentsStart = new Uint32Array(n + 1);
-  // Edges as (dependent, dependency) pairs; `lastNamedBy` spots a dependency named twice in a list.
-  const pairs: number[] = [];
+  // `firstNaming[k]` is 1 where edge k is the first naming of its dependency in its node's list.
+  const firstNaming = new Uint8Array(depPositions.length);
   const lastNamedBy = new Int32Array(n).fill(-1);
-  for (const [position, node] of nodes.entries()) {
-    for (const dep of node.deps) {
-      const depPosition = positionById.get(dep) as number;
+  for (let position = 0; position < n; position++) {
+    for (let k = depsStart[position] as number; k < (depsStart[position + 1] as number); k++) {
+      const depPosition = depPositions[k] as number;
       if (lastNamedBy[depPosition] === position) continue;
       lastNamedBy[depPosition] = position;
-      pairs.push(position, depPosition);
+      firstNaming[k] = 1;
       distinctDeps[position] = (distinctDeps[position] as number) + 1;
       dependentsStart[depPosition + 1] = (dependentsStart[depPosition + 1] as number) + 1;
     }
@@ -47,13 +53,16 @@ function computeReverseEdges(dag: Dag): ReverseEdges {
   for (let p = 0; p < n; p++) {
     dependentsStart[p + 1] = (dependentsStart[p + 1] as number) + (dependentsStart[p] as number);
   }
-  const dependents = new Uint32Array(pairs.length / 2);
+  const dependents = new Uint32Array(dependentsStart[n] as number);
   const nextSlot = dependentsStart.slice(0, n);
-  for (let at = 0; at < pairs.length; at += 2) {
-    const depPosition = pairs[at + 1] as number;
-    const slot = nextSlot[depPosition] as number;
-    dependents[slot] = pairs[at] as number;
-    nextSlot[depPosition] = slot + 1;
+  for (let position = 0; position < n; position++) {
+    for (let k = depsStart[position] as number; k < (depsStart[position + 1] as number); k++) {
+      if (firstNaming[k] === 0) continue;
+      const depPosition = depPositions[k] as number;
+      const slot = nextSlot[depPosition] as number;
+      dependents[slot] = position;
+      nextSlot[depPosition] = slot + 1;
+    }
   }
   return { distinctDeps, dependentsStart, dependents };
 }
