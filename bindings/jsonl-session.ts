@@ -9,6 +9,7 @@
 
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
+import { concatBytes } from "../src/journal/bytes.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
@@ -22,8 +23,11 @@ import {
   decodeSnapshot,
   encodeSnapshot,
   fromBase64,
+  MALFORMED_SURFACE,
   snapshotOfModel,
   toBase64,
+  u32Bytes,
+  u32sOf,
 } from "./snapshot-format.js";
 
 const NODE_RECORD_BYTES = 16;
@@ -180,8 +184,10 @@ function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {
     headerPending: false,
     prefix: { bytes: 0, nextLine: 1, sha256: emptyHash },
     nodeRecords: "",
-    paths: [],
-    surfaces: [],
+    pathBytes: "",
+    pathEnds: "",
+    surfaceLengths: "",
+    surfaceIds: "",
     report: "",
     subject: "",
   };
@@ -194,24 +200,26 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
     kernel.nodeStatesPointer(),
     kernel.nodeStatesPointer() + dag.nodes.length * NODE_RECORD_BYTES,
   );
-  const paths: string[] = [];
-  for (let path = 0; path < kernel.pathCountNow(); path++) {
-    paths.push(
-      toBase64(
-        memory().slice(
-          kernel.pathPointer(path),
-          kernel.pathPointer(path) + kernel.pathLength(path),
-        ),
-      ),
-    );
+  // The kernel keeps the interned paths' bytes one after another in id order (assembly/dag/surface.ts).
+  const pathCount = kernel.pathCountNow();
+  const pathEnds = new Uint32Array(pathCount);
+  for (let path = 0, end = 0; path < pathCount; path++) {
+    end += kernel.pathLength(path);
+    pathEnds[path] = end;
   }
-  const surfaces = dag.nodes.map((_, node) => {
-    if (kernel.isSurfaceMalformed(node) !== 0) return null;
+  const firstPath = pathCount === 0 ? 0 : kernel.pathPointer(0);
+  const pathBytes = memory().slice(firstPath, firstPath + (pathEnds[pathCount - 1] ?? 0));
+  const surfaceLengths = new Uint32Array(dag.nodes.length);
+  const idChunks: Uint8Array[] = [];
+  for (let node = 0; node < dag.nodes.length; node++) {
+    if (kernel.isSurfaceMalformed(node) !== 0) {
+      surfaceLengths[node] = MALFORMED_SURFACE;
+      continue;
+    }
+    surfaceLengths[node] = kernel.surfaceLength(node);
     const start = kernel.surfacePointer(node);
-    return Array.from(
-      new Uint32Array(kernel.memory.buffer.slice(start, start + kernel.surfaceLength(node) * 4)),
-    );
-  });
+    idChunks.push(memory().slice(start, start + kernel.surfaceLength(node) * 4));
+  }
   const reportBytes = kernel.REPORT_BYTES.value as number;
   const report = memory().slice(kernel.reportPointer(), kernel.reportPointer() + reportBytes);
   const view = new DataView(report.buffer);
@@ -228,8 +236,11 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
       sha256: prefix.hash.copy().hex(),
     },
     nodeRecords: toBase64(records),
-    paths,
-    surfaces,
+    pathBytes: toBase64(pathBytes),
+    pathEnds: toBase64(u32Bytes(pathEnds)),
+    surfaceLengths: toBase64(u32Bytes(surfaceLengths)),
+    // Kernel memory is little-endian, as the format is: the ids are copied as they lie.
+    surfaceIds: toBase64(concatBytes(idChunks)),
     report: toBase64(report),
     subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
   };
@@ -249,42 +260,72 @@ function snapshotDagOf(body: DagSnapshotBody, file: string): Dag {
 function restoreKernel(host: KernelHost, body: DagSnapshotBody, dag: Dag, file: string): void {
   const { kernel } = host;
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
-  const records = fromBase64(body.nodeRecords);
-  const report = fromBase64(body.report);
+  const bytesOf = (field: keyof DagSnapshotBody): Uint8Array => {
+    const text = body[field];
+    try {
+      if (typeof text === "string") return fromBase64(text);
+    } catch {}
+    throw refuse(`its ${field} is not base64`);
+  };
+  const u32sOfField = (field: keyof DagSnapshotBody): Uint32Array => {
+    const values = u32sOf(bytesOf(field));
+    if (values === null) throw refuse(`its ${field} is not a whole number of u32s`);
+    return values;
+  };
+  const records = bytesOf("nodeRecords");
+  const report = bytesOf("report");
+  const subject = bytesOf("subject");
+  const pathBytes = bytesOf("pathBytes");
+  const pathEnds = u32sOfField("pathEnds");
+  const surfaceLengths = u32sOfField("surfaceLengths");
+  const surfaceIds = bytesOf("surfaceIds");
   if (records.length !== dag.nodes.length * NODE_RECORD_BYTES)
     throw refuse("its node records do not fit its DAG");
   if (report.length !== (kernel.REPORT_BYTES.value as number))
     throw refuse("its report block has the wrong size");
-  if (body.surfaces.length !== dag.nodes.length) throw refuse("its surfaces do not fit its DAG");
-  const isPathId = (path: unknown) =>
-    Number.isInteger(path) && (path as number) >= 0 && (path as number) < body.paths.length;
-  for (const surface of body.surfaces) {
-    if (surface !== null && !(Array.isArray(surface) && surface.every(isPathId))) {
-      throw refuse("a surface names a path it does not hold");
-    }
+  let end = 0;
+  for (const pathEnd of pathEnds) {
+    if (pathEnd < end) throw refuse("its path ends run backwards");
+    end = pathEnd;
   }
+  if (end !== pathBytes.length) throw refuse("its path ends do not fit its path bytes");
+  if (surfaceLengths.length !== dag.nodes.length) throw refuse("its surfaces do not fit its DAG");
+  let ids = 0;
+  for (const length of surfaceLengths) if (length !== MALFORMED_SURFACE) ids += length;
+  if (ids * 4 !== surfaceIds.length) throw refuse("its surface ids do not fit its surfaces");
+  const idValues = u32sOf(surfaceIds) as Uint32Array;
+  if (idValues.some((path) => path >= pathEnds.length)) {
+    throw refuse("a surface names a path it does not hold");
+  }
+
   host.useDag(dag, file);
   host.check(kernel.beginJsonl(body.headerPending ? 1 : 0), file);
   new Uint8Array(kernel.memory.buffer, kernel.nodeStatesPointer(), records.length).set(records);
-  for (const [id, encoded] of body.paths.entries()) {
-    const bytes = fromBase64(encoded);
-    const room = kernel.restoreRoom(bytes.length);
-    if (room === 0) throw refuse("the kernel's memory cannot hold its paths");
-    new Uint8Array(kernel.memory.buffer, room, bytes.length).set(bytes);
-    if (Number(kernel.restorePath(room, bytes.length)) !== id)
-      throw refuse("it holds the same path twice");
+  const pathRoom = kernel.restoreRoom(pathBytes.length);
+  if (pathRoom === 0) throw refuse("the kernel's memory cannot hold its paths");
+  new Uint8Array(kernel.memory.buffer, pathRoom, pathBytes.length).set(pathBytes);
+  for (let path = 0, start = 0; path < pathEnds.length; path++) {
+    const pathEnd = pathEnds[path] as number;
+    const id = Number(kernel.restorePath(pathRoom + start, pathEnd - start));
+    if (id === -1) throw refuse("the kernel's memory cannot hold its paths");
+    if (id !== path) throw refuse("it holds the same path twice");
+    start = pathEnd;
   }
-  for (const [node, surface] of body.surfaces.entries()) {
-    if (surface === null) kernel.restoreMalformedSurface(node);
-    if (surface === null || surface.length === 0) continue;
-    const room = kernel.restoreRoom(surface.length * 4);
-    if (room === 0) throw refuse("the kernel's memory cannot hold its surfaces");
-    new Uint32Array(kernel.memory.buffer, room, surface.length).set(surface);
-    if (kernel.restoreSurface(node, room, surface.length) === 0)
+  const idRoom = kernel.restoreRoom(surfaceIds.length);
+  if (idRoom === 0) throw refuse("the kernel's memory cannot hold its surfaces");
+  new Uint8Array(kernel.memory.buffer, idRoom, surfaceIds.length).set(surfaceIds);
+  for (let node = 0, at = 0; node < surfaceLengths.length; node++) {
+    const length = surfaceLengths[node] as number;
+    if (length === MALFORMED_SURFACE) {
+      kernel.restoreMalformedSurface(node);
+      continue;
+    }
+    if (length === 0) continue;
+    if (kernel.restoreSurface(node, idRoom + at * 4, length) === 0)
       throw refuse("the kernel's memory cannot hold its surfaces");
+    at += length;
   }
   new Uint8Array(kernel.memory.buffer, kernel.reportPointer(), report.length).set(report);
-  const subject = fromBase64(body.subject);
   const subjectRoom = kernel.adoptRestoredReport(subject.length);
   new Uint8Array(kernel.memory.buffer, subjectRoom, subject.length).set(subject);
   kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);

@@ -1,7 +1,15 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import { SNAPSHOT_MAGIC, SNAPSHOT_VERSION } from "../../bindings/snapshot-format.js";
+import {
+  type DagSnapshotBody,
+  decodeSnapshot,
+  encodeSnapshot,
+  SNAPSHOT_MAGIC,
+  SNAPSHOT_VERSION,
+  toBase64,
+  u32Bytes,
+} from "../../bindings/snapshot-format.js";
 import { referenceEngine } from "../../src/engine.js";
 import { makeDag } from "../../src/models/dag/dag.js";
 import { concatBytes } from "../support/bytes.js";
@@ -110,6 +118,50 @@ describe("snapshot and resume", () => {
     expect(tampered).not.toBe(snapshot);
     expect(await refusal(encoder.encode(tampered), concatBytes(journal, appended))).toMatch(
       /checksum does not match/,
+    );
+  });
+
+  it("refuses an edited state whose checksum was made to match, naming what does not fit", async () => {
+    const surfaceJournal = concatBytes(
+      journal,
+      encoder.encode('{"kind":"surface-widened","id":"B","surface":["b.ts","a.ts"]}\n'),
+    );
+    const body = decodeSnapshot(snapshotOf(surfaceJournal), "s") as DagSnapshotBody;
+    const edited = (edit: Partial<DagSnapshotBody>) => encodeSnapshot({ ...body, ...edit });
+    const u32s = (...values: number[]) => toBase64(u32Bytes(values));
+    const cases: [Partial<DagSnapshotBody>, RegExp][] = [
+      [{ pathBytes: "not base64!" }, /its pathBytes is not base64/],
+      [{ surfaceIds: 7 as unknown as string }, /its surfaceIds is not base64/],
+      [{ pathEnds: toBase64(new Uint8Array(5)) }, /pathEnds is not a whole number of u32s/],
+      [{ pathEnds: u32s(4, 2) }, /its path ends run backwards/],
+      [{ pathEnds: u32s(4, 9) }, /its path ends do not fit its path bytes/],
+      [{ surfaceLengths: u32s(0) }, /its surfaces do not fit its DAG/],
+      [{ surfaceLengths: u32s(4, 0) }, /its surface ids do not fit its surfaces/],
+      [{ surfaceIds: u32s(0, 1, 5) }, /a surface names a path it does not hold/],
+      [{ pathBytes: toBase64(encoder.encode("a.tsa.ts")) }, /it holds the same path twice/],
+    ];
+    for (const [edit, message] of cases) {
+      expect(await refusal(edited(edit), surfaceJournal), JSON.stringify(edit)).toMatch(message);
+    }
+  });
+
+  it("restores or refuses by name any bytes in its packed fields: never a crash", async () => {
+    const body = decodeSnapshot(snapshotOf(journal), "s") as DagSnapshotBody;
+    const fields = ["pathBytes", "pathEnds", "surfaceLengths", "surfaceIds"] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...fields),
+        fc.uint8Array({ maxLength: 24 }),
+        async (field, bytes) => {
+          const snapshot = encodeSnapshot({ ...body, [field]: toBase64(bytes) });
+          const outcome = await asyncOutcomeOf(async () =>
+            (await engine.resume(snapshot, concatBytes(journal, appended))).finish(),
+          );
+          if ("threw" in outcome) expect(outcome).toHaveProperty("threw.class", "JournalError");
+          else expect(outcome).toHaveProperty("returned.events");
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 
