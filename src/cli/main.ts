@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { once } from "node:events";
+import { CoalescedWriter } from "./coalesced-writer.js";
 import { wantsColour } from "./command.js";
 import { runCli } from "./run-cli.js";
 
@@ -10,14 +11,26 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(2);
 });
 
-process.exitCode = await runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  colour: wantsColour(process.stdout.isTTY, process.env),
-  stdoutPaced: async (text) => {
-    if (!process.stdout.write(text)) await once(process.stdout, "drain");
-  },
-  stderrTerminal: process.stderr.isTTY
-    ? { write: (text) => process.stderr.write(text), columns: () => process.stderr.columns || 80 }
-    : undefined,
-});
+const stdout = new CoalescedWriter((text) => process.stdout.write(text));
+// What goes to stderr follows what went to stdout before it, as a terminal shows both.
+const stderr = (text: string) => {
+  stdout.flush();
+  return process.stderr.write(text);
+};
+
+try {
+  process.exitCode = await runCli(process.argv.slice(2), {
+    stdout: (text) => stdout.write(text),
+    stderr,
+    colour: wantsColour(process.stdout.isTTY, process.env),
+    stdoutPaced: async (text) => {
+      stdout.flush();
+      if (!process.stdout.write(text)) await once(process.stdout, "drain");
+    },
+    stderrTerminal: process.stderr.isTTY
+      ? { write: stderr, columns: () => process.stderr.columns || 80 }
+      : undefined,
+  });
+} finally {
+  stdout.flush();
+}
