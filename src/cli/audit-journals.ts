@@ -136,7 +136,7 @@ function startAudit(
 ): Promise<JournalOutcome> {
   switch (input.kind) {
     case "file":
-      return auditors.files.audit(input.path, onProgress);
+      return auditors.files.audit(input.path, input.bytes, onProgress);
     case "stdin":
       return auditors.stdin.auditStream(input.path, options.stdin(), onProgress);
     case "unreadable":

@@ -2,6 +2,12 @@
  * `AuditPool`: journal files audited on worker threads (src/cli/audit-worker.ts), each worker with
  * its own engine, each taking the next queued journal when it is done with one. A journal is
  * audited whole by one worker, so its report is the one a single engine gives.
+ *
+ * Small journals are sent in batches, answered for in one reply, and each worker is sent its next
+ * batch before it has answered for the one it audits: a small journal audits in tens of
+ * microseconds, about what a message's round trip through this thread takes, so a worker sent one
+ * path at a time would spend half its time idle. One batch waits behind each running one, so a
+ * long journal holds back a batch at most.
  */
 import { Worker } from "node:worker_threads";
 import type { AuditReply, AuditRequest, AuditWorkerData } from "./audit-worker-protocol.js";
@@ -15,15 +21,26 @@ import type { JournalOutcome } from "./journal-outcome.js";
 
 interface Task {
   readonly path: string;
+  readonly bytes: number | null;
   readonly onProgress: ProgressListener | undefined;
   readonly resolve: (outcome: JournalOutcome) => void;
   readonly reject: (error: Error) => void;
 }
 
+/** Batches sent to a worker beyond the one it audits. */
+const BATCHES_SENT_AHEAD = 1;
+/**
+ * Journals of known size travel together up to these bounds: a reply per journal of a few
+ * kilobytes costs as much as auditing it, and a batch is small enough that the workers finish
+ * close together.
+ */
+const BATCH_BYTES_MAX = 1 << 20;
+const BATCH_JOURNALS_MAX = 64;
+
 export class AuditPool implements FileAuditor {
   private readonly workers: Worker[] = [];
-  private readonly idle: Worker[] = [];
-  private readonly running = new Map<Worker, Task>();
+  /** Per worker, the batches sent to it and not yet answered for, oldest first. */
+  private readonly sent = new Map<Worker, Task[][]>();
   private readonly queue: Task[] = [];
   private queueStart = 0;
 
@@ -34,13 +51,17 @@ export class AuditPool implements FileAuditor {
       worker.on("message", (reply: AuditReply) => this.onReply(worker, reply));
       worker.on("error", (error) => this.onCrash(worker, error));
       this.workers.push(worker);
-      this.idle.push(worker);
+      this.sent.set(worker, []);
     }
   }
 
-  audit(path: string, onProgress?: ProgressListener): Promise<JournalOutcome> {
+  audit(
+    path: string,
+    bytes: number | null,
+    onProgress?: ProgressListener,
+  ): Promise<JournalOutcome> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ path, onProgress, resolve, reject });
+      this.queue.push({ path, bytes, onProgress, resolve, reject });
       this.dispatch();
     });
   }
@@ -50,22 +71,43 @@ export class AuditPool implements FileAuditor {
   }
 
   private dispatch(): void {
-    while (this.idle.length > 0 && this.queueStart < this.queue.length) {
-      const worker = this.idle.pop() as Worker;
-      const task = this.queue[this.queueStart] as Task;
-      this.queueStart += 1;
-      if (this.queueStart === this.queue.length) {
-        this.queue.length = 0;
-        this.queueStart = 0;
+    for (let window = 1; window <= BATCHES_SENT_AHEAD + 1; window++) {
+      for (const worker of this.workers) {
+        const sent = this.sent.get(worker) as Task[][];
+        if (sent.length >= window || this.queueStart >= this.queue.length) continue;
+        const batch = this.nextBatch();
+        sent.push(batch);
+        const request: AuditRequest = {
+          paths: batch.map((task) => task.path),
+          progress: batch.some((task) => task.onProgress !== undefined),
+        };
+        worker.postMessage(request);
       }
-      this.running.set(worker, task);
-      const request: AuditRequest = { path: task.path, progress: task.onProgress !== undefined };
-      worker.postMessage(request);
     }
   }
 
+  /** The next queued journals: small ones together, up to a batch's bytes; any other alone. */
+  private nextBatch(): Task[] {
+    const batch: Task[] = [];
+    let bytes = 0;
+    while (this.queueStart < this.queue.length && batch.length < BATCH_JOURNALS_MAX) {
+      const task = this.queue[this.queueStart] as Task;
+      const size = task.bytes ?? Number.POSITIVE_INFINITY;
+      if (batch.length > 0 && bytes + size > BATCH_BYTES_MAX) break;
+      batch.push(task);
+      bytes += size;
+      this.queueStart += 1;
+    }
+    if (this.queueStart === this.queue.length) {
+      this.queue.length = 0;
+      this.queueStart = 0;
+    }
+    return batch;
+  }
+
   private onReply(worker: Worker, reply: AuditReply): void {
-    const task = this.running.get(worker);
+    const sent = this.sent.get(worker) as Task[][];
+    const task = sent[0]?.[0];
     if (task === undefined) return;
     switch (reply.kind) {
       case "progress": {
@@ -74,12 +116,12 @@ export class AuditPool implements FileAuditor {
         return;
       }
       case "done":
-        this.finish(worker);
-        task.resolve(reply.outcome);
+        for (const outcome of reply.outcomes) this.answered(sent)?.resolve(outcome);
+        this.dispatch();
         return;
       case "failed":
-        this.finish(worker);
-        task.reject(new Error(reply.message));
+        this.answered(sent)?.reject(new Error(reply.message));
+        this.dispatch();
         return;
       default: {
         const unreachable: never = reply;
@@ -88,16 +130,18 @@ export class AuditPool implements FileAuditor {
     }
   }
 
-  private finish(worker: Worker): void {
-    this.running.delete(worker);
-    this.idle.push(worker);
-    this.dispatch();
+  /** The oldest journal sent to the worker, now answered for. */
+  private answered(sent: Task[][]): Task | undefined {
+    const batch = sent[0];
+    const task = batch?.shift();
+    if (batch?.length === 0) sent.shift();
+    return task;
   }
 
   /** A worker that dies takes its journal with it; the run is failing, so nothing more starts. */
   private onCrash(worker: Worker, error: Error): void {
-    this.running.get(worker)?.reject(error);
-    this.running.delete(worker);
+    for (const task of (this.sent.get(worker) ?? []).flat()) task.reject(error);
+    this.sent.set(worker, []);
     for (const task of this.queue.slice(this.queueStart)) task.reject(error);
     this.queue.length = 0;
     this.queueStart = 0;

@@ -4,15 +4,17 @@ import type { JournalOutcome } from "./journal-outcome.js";
 
 export type AuditWorkerData = FileAuditorOptions;
 
+/** Journals to audit in this order (several small ones, or one). */
 export interface AuditRequest {
-  readonly path: string;
-  /** Whether to report progress while the journal streams. */
+  readonly paths: readonly string[];
+  /** Whether to report progress while a journal streams. */
   readonly progress: boolean;
 }
 
+/** Each reply is about the oldest journals sent and not yet answered for, in order. */
 export type AuditReply =
   | ({ readonly kind: "progress" } & JournalProgress)
-  | { readonly kind: "done"; readonly outcome: JournalOutcome }
+  | { readonly kind: "done"; readonly outcomes: readonly JournalOutcome[] }
   /** A bug in statefold: the one-line message of what was thrown. */
   | { readonly kind: "failed"; readonly message: string };
 

@@ -1,36 +1,51 @@
 /**
  * A worker thread of `AuditPool`: it owns one engine (for the WASM engine, one kernel instance,
- * loaded once) and audits whole journal files, one request at a time, as the pool sends them.
+ * loaded once) and audits whole journal files, one at a time, in the order the pool sends them.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { AuditReply, AuditRequest, AuditWorkerData } from "./audit-worker-protocol.js";
 import { PROGRESS_INTERVAL_MS } from "./audit-worker-protocol.js";
-import { auditFileOutcome } from "./journal-outcome.js";
+import { auditFileOutcome, type JournalOutcome } from "./journal-outcome.js";
 
 const port = parentPort;
 if (port === null) throw new Error("statefold: audit-worker.js runs as a worker thread");
 const options = workerData as AuditWorkerData;
 
+// The pool may send more before these are done: requests are audited in turn, by one engine.
+let previous: Promise<void> = Promise.resolve();
 port.on("message", (request: AuditRequest) => {
-  void audit(request).then((reply) => port.postMessage(reply satisfies AuditReply));
+  previous = previous.then(() => auditAll(request));
 });
 
-async function audit({ path, progress }: AuditRequest): Promise<AuditReply> {
-  let reportedAt = Number.NEGATIVE_INFINITY;
-  const onProgress = (bytes: number, events: number | null) => {
-    const now = performance.now();
-    if (now - reportedAt < PROGRESS_INTERVAL_MS) return;
-    reportedAt = now;
-    port?.postMessage({ kind: "progress", bytes, events } satisfies AuditReply);
+/**
+ * Audits the request's journals in order, answering for their outcomes in one reply; what is due
+ * before a progress report or a failure is sent first, so that each reply is about the oldest
+ * journals not yet answered for.
+ */
+async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
+  let outcomes: JournalOutcome[] = [];
+  const send = (reply: AuditReply) => {
+    if (outcomes.length > 0) port?.postMessage({ kind: "done", outcomes } satisfies AuditReply);
+    outcomes = [];
+    if (reply.kind !== "done" || reply.outcomes.length > 0) port?.postMessage(reply);
   };
-  try {
-    const outcome = await auditFileOutcome(path, {
-      ...options,
-      onProgress: progress ? onProgress : undefined,
-    });
-    return { kind: "done", outcome };
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return { kind: "failed", message };
+  for (const path of paths) {
+    let reportedAt = Number.NEGATIVE_INFINITY;
+    const onProgress = (bytes: number, events: number | null) => {
+      const now = performance.now();
+      if (now - reportedAt < PROGRESS_INTERVAL_MS) return;
+      reportedAt = now;
+      send({ kind: "progress", bytes, events });
+    };
+    try {
+      const outcome = await auditFileOutcome(path, {
+        ...options,
+        onProgress: progress ? onProgress : undefined,
+      });
+      outcomes.push(outcome);
+    } catch (error) {
+      send({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
+    }
   }
+  send({ kind: "done", outcomes: [] });
 }

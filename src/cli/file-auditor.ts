@@ -23,8 +23,11 @@ export interface FileAuditorOptions {
 }
 
 export interface FileAuditor {
-  /** Calls may overlap; the auditor queues them. Rejects only for a bug in statefold. */
-  audit(path: string, onProgress?: ProgressListener): Promise<JournalOutcome>;
+  /**
+   * Calls may overlap; the auditor queues them. `bytes` is the file's size when it was listed
+   * (null when unknown), a hint for sharing out work. Rejects only for a bug in statefold.
+   */
+  audit(path: string, bytes: number | null, onProgress?: ProgressListener): Promise<JournalOutcome>;
   close(): Promise<void>;
 }
 
@@ -34,7 +37,11 @@ export class InProcessAuditor implements FileAuditor {
 
   constructor(private readonly options: FileAuditorOptions) {}
 
-  audit(path: string, onProgress?: ProgressListener): Promise<JournalOutcome> {
+  audit(
+    path: string,
+    _bytes: number | null,
+    onProgress?: ProgressListener,
+  ): Promise<JournalOutcome> {
     return this.inTurn(() => auditFileOutcome(path, this.withProgress(onProgress)));
   }
 
