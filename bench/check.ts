@@ -1,8 +1,8 @@
 /**
  * `npm run bench:check`: the short benchmark CI runs. In one run, interleaved (bench/measure.ts),
  * the WASM engine on JSONL must do a dag journal's work in at most half the plain-JS auditor's
- * CPU time and at most a 3.5th of the parse-only floor's; and the WASM operations engine an
- * operations journal's in at most a fraction of the parse-only floor's (the gates:
+ * CPU time and at most a 3.5th of the parse-only floor's; and the WASM operations and executive
+ * engines their journals' in at most a fraction of the parse-only floor's (the gates:
  * bench/gates.ts). Ratios only, never absolute times: each round (one run of each engine, back
  * to back) gives a ratio of times measured in the same weather, and the verdict is the median of
  * those per-round ratios.
@@ -18,13 +18,20 @@ import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
 import {
+  EXECUTIVE_PARSE_ONLY_RATIO_MIN,
   JS_AUDITOR_RATIO_MIN,
   OPERATIONS_PARSE_ONLY_RATIO_MIN,
   PARSE_ONLY_RATIO_MIN,
 } from "./gates.js";
 import { scaleJournal } from "./journal-files.js";
 import { type Measurement, measureInterleaved, median } from "./measure.js";
-import { CHECK_SCALE, eventsOf, OPERATIONS_CHECK_SCALE, type Scale } from "./scales.js";
+import {
+  CHECK_SCALE,
+  EXECUTIVE_CHECK_SCALE,
+  eventsOf,
+  OPERATIONS_CHECK_SCALE,
+  type Scale,
+} from "./scales.js";
 import { expectedReport, verifyFindings } from "./verify.js";
 
 interface Gate {
@@ -45,6 +52,10 @@ const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate[] 
   {
     scale: OPERATIONS_CHECK_SCALE,
     gates: [{ against: "parse-only", min: OPERATIONS_PARSE_ONLY_RATIO_MIN }],
+  },
+  {
+    scale: EXECUTIVE_CHECK_SCALE,
+    gates: [{ against: "parse-only", min: EXECUTIVE_PARSE_ONLY_RATIO_MIN }],
   },
 ];
 
@@ -123,6 +134,8 @@ async function refuseStaleKernels(): Promise<void> {
     "build/statefold.simd.wasm",
     "build/statefold-operations.wasm",
     "build/statefold-operations.simd.wasm",
+    "build/statefold-executive.wasm",
+    "build/statefold-executive.simd.wasm",
   ];
   for (const build of builds) {
     if (statSync(`${root}${build}`).mtimeMs < newestSource) {

@@ -230,3 +230,17 @@ export const OPERATIONS_CHECK_SCALE: OperationsScale = {
   finishSecondsMax: 60,
   prefixRunSeconds: 10,
 };
+
+/**
+ * bench:check's executive journal: the executive mix at 10⁵ lines (the suite's smallest executive
+ * scale), 30 rounds as the others.
+ */
+export const EXECUTIVE_CHECK_SCALE: ExecutiveScale = {
+  name: "check-executive-1e5-lines",
+  model: "executive",
+  executive: executiveMix(100_000),
+  rounds: 30,
+  warmupRounds: 2,
+  finishSecondsMax: 60,
+  prefixRunSeconds: 10,
+};
