@@ -35,23 +35,31 @@ function dagNodes(value: unknown, origin: JsonOrigin, path: JsonPath): DagNode[]
     const detail = `expected "nodes" to be an array of {"id", "deps"}, found ${describeJsonValue(nodes)}`;
     throw jsonValueError(origin, at, detail);
   }
-  return nodes.map((node, i) => dagNode(node, origin, [...path, "nodes", i]));
+  return nodes.map((node, i) => dagNode(node, origin, path, i));
 }
 
-function dagNode(value: unknown, origin: JsonOrigin, path: JsonPath): DagNode {
-  const node = expectObject(value, origin, path, 'a node {"id": "...", "deps": [...]}');
+function dagNode(value: unknown, origin: JsonOrigin, dagPath: JsonPath, index: number): DagNode {
+  // Built only for an error: a DAG may hold 10⁵ nodes.
+  const path = (): JsonPath => [...dagPath, "nodes", index];
+  const node = isJsonObject(value)
+    ? value
+    : expectObject(value, origin, path(), 'a node {"id": "...", "deps": [...]}');
   if (typeof node.id !== "string") {
-    throw fieldError(origin, path, node, "id", "a string");
+    throw fieldError(origin, path(), node, "id", "a string");
   }
   if (!Array.isArray(node.deps)) {
-    throw fieldError(origin, path, node, "deps", "an array of node ids");
+    throw fieldError(origin, path(), node, "deps", "an array of node ids");
   }
   const badDep = node.deps.findIndex((dep) => typeof dep !== "string");
   if (badDep >= 0) {
     const detail = `expected a node id (a string), found ${describeJsonValue(node.deps[badDep])}`;
-    throw jsonValueError(origin, [...path, "deps", badDep], detail);
+    throw jsonValueError(origin, [...path(), "deps", badDep], detail);
   }
   return { id: node.id, deps: node.deps as string[] };
+}
+
+function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function expectObject(
@@ -60,9 +68,7 @@ function expectObject(
   path: JsonPath,
   expected: string,
 ): Record<string, unknown> {
-  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-    return value as Record<string, unknown>;
-  }
+  if (isJsonObject(value)) return value;
   throw jsonValueError(origin, path, `expected ${expected}, found ${describeJsonValue(value)}`);
 }
 
