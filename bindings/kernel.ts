@@ -134,8 +134,11 @@ export async function instantiateKernel(
 }
 
 async function kernelBytes(source: KernelSource): Promise<BufferSource> {
-  if (typeof Response !== "undefined" && source instanceof Response) return source.arrayBuffer();
-  if (!(source instanceof URL) && typeof source !== "string") return source as BufferSource;
+  if (!(source instanceof URL) && typeof source !== "string") {
+    // Asked only here: in Node the first look at `Response` loads its fetch (~10-20 ms a thread).
+    if (typeof Response !== "undefined" && source instanceof Response) return source.arrayBuffer();
+    return source as BufferSource;
+  }
   const url = typeof source === "string" ? URL.parse(source, globalThis.location?.href) : source;
   if (url === null || url.protocol === "file:") {
     // A file: a URL, or in Node a plain path.
