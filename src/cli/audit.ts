@@ -1,6 +1,5 @@
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { passes } from "../report/verdict.js";
-import { writeAuditHtml } from "./audit-html.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
 import {
@@ -58,7 +57,6 @@ Exit status: 0 every journal conformant (strictly, with --strict), 1 some journa
 
 export const auditCommand: Command = {
   name: "audit",
-  summary: "check journals: integrity, the six invariants, legality",
   help: HELP,
   run: runAudit,
 };
@@ -111,6 +109,8 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
   if (values.html !== undefined) {
     const { dag: dagPath, strict } = values;
     const options = { dagPath, strict, inputs: journals, stdinName: STDIN_NAME };
+    // The report's views are loaded only for a report: an audit without one starts ~90 ms sooner.
+    const { writeAuditHtml } = await import("./audit-html.js");
     await writeAuditHtml(values.html, audited, options);
   }
   if (unreadable > 0) return ExitCode.badInput;

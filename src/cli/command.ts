@@ -36,8 +36,6 @@ export function wantsColour(isTTY: boolean | undefined, env: NodeJS.ProcessEnv):
 
 export interface Command {
   readonly name: string;
-  /** One line for the top-level help. */
-  readonly summary: string;
   readonly help: string;
   /** Returns the exit code; throws `UsageError` or `JournalError` for the top level to report. */
   readonly run: (args: readonly string[], output: CliOutput) => Promise<number>;

@@ -6,14 +6,11 @@
  * journal, read by its TypeScript reader and audited by either engine.
  */
 import { statSync } from "node:fs";
-import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
+import type { WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import {
-  loadOperationsEngine,
-  type WasmOperationsEngine,
-} from "../../bindings/operations/index.js";
+import type { WasmOperationsEngine } from "../../bindings/operations/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
-import { type ExecutiveEngine, referenceExecutiveEngine } from "../executive-engine.js";
+import type { ExecutiveEngine } from "../executive-engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import {
@@ -25,7 +22,7 @@ import {
 import { peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
-import { type OperationsEngine, referenceOperationsEngine } from "../operations-engine.js";
+import type { OperationsEngine } from "../operations-engine.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];
@@ -160,27 +157,38 @@ async function auditExecutiveStream(
   return auditCounted(file, chunks, options, (counted) => engine.auditBytes(counted, { file }));
 }
 
+// The operations and executive engines are imported when a journal of theirs comes: a process
+// (or a worker) auditing dag journals then never compiles them (~100 ms of its start).
 let wasmExecutiveEngine: Promise<WasmExecutiveEngine> | undefined;
 
 export async function executiveEngineNamed(name: EngineName): Promise<ExecutiveEngine> {
-  return name === "reference" ? referenceExecutiveEngine : executiveKernel();
+  if (name === "reference")
+    return (await import("../executive-engine.js")).referenceExecutiveEngine;
+  return executiveKernel();
 }
 
 /** The executive model's WebAssembly engine, loaded once. */
 export function executiveKernel(): Promise<WasmExecutiveEngine> {
-  wasmExecutiveEngine ??= loadExecutiveEngine();
+  wasmExecutiveEngine ??= import("../../bindings/executive/index.js").then((module) =>
+    module.loadExecutiveEngine(),
+  );
   return wasmExecutiveEngine;
 }
 
 let wasmOperationsEngine: Promise<WasmOperationsEngine> | undefined;
 
 async function operationsEngineNamed(name: EngineName): Promise<OperationsEngine> {
-  return name === "reference" ? referenceOperationsEngine : operationsKernel();
+  if (name === "reference") {
+    return (await import("../operations-engine.js")).referenceOperationsEngine;
+  }
+  return operationsKernel();
 }
 
 /** The operations model's WebAssembly engine, loaded once. */
 export function operationsKernel(): Promise<WasmOperationsEngine> {
-  wasmOperationsEngine ??= loadOperationsEngine();
+  wasmOperationsEngine ??= import("../../bindings/operations/index.js").then((module) =>
+    module.loadOperationsEngine(),
+  );
   return wasmOperationsEngine;
 }
 

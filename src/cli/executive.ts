@@ -40,7 +40,6 @@ Exit status: 0 when every observation was answered, 2 for bad usage or unreadabl
 
 export const executiveCommand: Command = {
   name: "executive",
-  summary: "run the executive machine: observations on stdin, the journal on stdout",
   help: HELP,
   run: runExecutive,
 };

@@ -112,7 +112,6 @@ Exit status: 0 nothing found, 1 a finding, 2 bad usage or unreadable input.
 
 export const exploreCommand: Command = {
   name: "explore",
-  summary: "explore a model exhaustively up to a bound: every step legal, every invariant kept",
   help: HELP,
   run: runExplore,
 };

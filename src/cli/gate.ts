@@ -56,7 +56,6 @@ Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
 
 export const gateCommand: Command = {
   name: "gate",
-  summary: "the boot gate: exit 0 to resume from a journal, 1 to refuse",
   help: HELP,
   run: runGate,
 };

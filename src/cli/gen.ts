@@ -115,7 +115,6 @@ or the file cannot be written.
 
 export const genCommand: Command = {
   name: "gen",
-  summary: "write a synthetic journal, with injected faults",
   help: HELP,
   run: runGen,
 };

@@ -21,7 +21,6 @@ Exit status: 0 printed, 2 bad usage, unreadable input or a rejected DAG.
 
 export const layersCommand: Command = {
   name: "layers",
-  summary: "print the Kahn layers of a DAG file or a journal's header",
   help: HELP,
   run: runLayers,
 };

@@ -47,7 +47,6 @@ Exit status: 0 replayed, 1 stopped by a log-integrity error, 2 bad usage or unre
 
 export const replayCommand: Command = {
   name: "replay",
-  summary: "print the final state a journal folds to",
   help: HELP,
   run: runReplay,
 };

@@ -3,24 +3,56 @@
  * turns every failure into one line on stderr and exit status 2 — never a stack trace.
  */
 import { JournalError } from "../journal/errors.js";
-import { auditCommand } from "./audit.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
-import { executiveCommand } from "./executive.js";
-import { exploreCommand } from "./explore.js";
-import { gateCommand } from "./gate.js";
-import { genCommand } from "./gen.js";
-import { layersCommand } from "./layers.js";
-import { replayCommand } from "./replay.js";
 import { packageVersion } from "./version.js";
 
-const COMMANDS: readonly Command[] = [
-  auditCommand,
-  replayCommand,
-  layersCommand,
-  gateCommand,
-  genCommand,
-  executiveCommand,
-  exploreCommand,
+interface CommandEntry {
+  readonly name: string;
+  /** One line for the top-level help. */
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/**
+ * A command's module is loaded when it runs: loading every command's (explore's models, gen's
+ * generators, every engine) cost more than auditing a small journal.
+ */
+const COMMANDS: readonly CommandEntry[] = [
+  {
+    name: "audit",
+    summary: "check journals: integrity, the six invariants, legality",
+    load: async () => (await import("./audit.js")).auditCommand,
+  },
+  {
+    name: "replay",
+    summary: "print the final state a journal folds to",
+    load: async () => (await import("./replay.js")).replayCommand,
+  },
+  {
+    name: "layers",
+    summary: "print the Kahn layers of a DAG file or a journal's header",
+    load: async () => (await import("./layers.js")).layersCommand,
+  },
+  {
+    name: "gate",
+    summary: "the boot gate: exit 0 to resume from a journal, 1 to refuse",
+    load: async () => (await import("./gate.js")).gateCommand,
+  },
+  {
+    name: "gen",
+    summary: "write a synthetic journal, with injected faults",
+    load: async () => (await import("./gen.js")).genCommand,
+  },
+  {
+    name: "executive",
+    summary: "run the executive machine: observations on stdin, the journal on stdout",
+    load: async () => (await import("./executive.js")).executiveCommand,
+  },
+  {
+    name: "explore",
+    summary: "explore a model exhaustively up to a bound: every step legal, every invariant kept",
+    load: async () => (await import("./explore.js")).exploreCommand,
+  },
 ];
 
 const HELP = `Usage: statefold <command> [options]
@@ -60,12 +92,12 @@ async function dispatch(args: readonly string[], output: CliOutput): Promise<num
     output.stdout(`${packageVersion()}\n`);
     return ExitCode.conformant;
   }
-  const command = COMMANDS.find((candidate) => candidate.name === first);
-  if (command === undefined) {
+  const entry = COMMANDS.find((candidate) => candidate.name === first);
+  if (entry === undefined) {
     const what = first.startsWith("-") ? "option" : "command";
     throw new UsageError(`unknown ${what} '${first}'`);
   }
-  return command.run(rest, output);
+  return (await entry.load()).run(rest, output);
 }
 
 function failureMessage(error: unknown): string {
