@@ -216,9 +216,10 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
       surfaceLengths[node] = MALFORMED_SURFACE;
       continue;
     }
-    surfaceLengths[node] = kernel.surfaceLength(node);
+    const length = kernel.surfaceLength(node);
+    surfaceLengths[node] = length;
     const start = kernel.surfacePointer(node);
-    idChunks.push(memory().slice(start, start + kernel.surfaceLength(node) * 4));
+    idChunks.push(memory().slice(start, start + length * 4));
   }
   const reportBytes = kernel.REPORT_BYTES.value as number;
   const report = memory().slice(kernel.reportPointer(), kernel.reportPointer() + reportBytes);

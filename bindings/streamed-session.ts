@@ -152,11 +152,8 @@ export abstract class StreamedSession<
   }
 
   advancedSinceResume(): boolean {
-    return this.resumedAt === null || this.coveredBytes() > this.resumedAt;
-  }
-
-  private coveredBytes(): number {
-    return this.held === null ? this.kernel.prefixBytes() : 0;
+    const covered = this.held === null ? this.kernel.prefixBytes() : 0;
+    return this.resumedAt === null || covered > this.resumedAt;
   }
 
   /**

@@ -18,16 +18,19 @@ port.on("message", (request: AuditRequest) => {
 });
 
 /**
- * Audits the request's journals in order, answering for their outcomes in one reply; what is due
- * before a progress report or a failure is sent first, so that each reply is about the oldest
+ * Audits the request's journals in order, answering for their outcomes in one reply; the outcomes
+ * due are sent before a progress report or a failure, so that each reply is about the oldest
  * journals not yet answered for.
  */
 async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
   let outcomes: JournalOutcome[] = [];
-  const send = (reply: AuditReply) => {
+  const sendOutcomes = () => {
     if (outcomes.length > 0) port?.postMessage({ kind: "done", outcomes } satisfies AuditReply);
     outcomes = [];
-    if (reply.kind !== "done" || reply.outcomes.length > 0) port?.postMessage(reply);
+  };
+  const send = (reply: AuditReply) => {
+    sendOutcomes();
+    port?.postMessage(reply);
   };
   for (const path of paths) {
     let reportedAt = Number.NEGATIVE_INFINITY;
@@ -47,5 +50,5 @@ async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
       send({ kind: "failed", message: error instanceof Error ? error.message : String(error) });
     }
   }
-  send({ kind: "done", outcomes: [] });
+  sendOutcomes();
 }
