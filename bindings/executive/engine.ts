@@ -135,8 +135,8 @@ class Session
   protected readonly memoryMessage =
     "the WebAssembly memory cannot grow any further: the journal's spec and its listed mismatches do not fit";
   private run: PackedSpec | null = null;
-  /** The header line, as a snapshot keeps it. */
-  private header = "";
+  /** The header line (a copy the engine keeps), decoded only when a snapshot takes it. */
+  private headerLine: Uint8Array = new Uint8Array(0);
 
   constructor(
     private readonly journals: JournalOwner,
@@ -155,7 +155,10 @@ class Session
   }
 
   protected stateFields() {
-    return { header: this.header, ...auditState(this.kernel, this.run as PackedSpec) };
+    return {
+      header: new TextDecoder().decode(this.headerLine),
+      ...auditState(this.kernel, this.run as PackedSpec),
+    };
   }
 
   protected restoreState(body: ExecutiveSnapshotBody, snapshotFile: string): void {
@@ -181,23 +184,20 @@ class Session
 
   /** Reads the header line's spec and budget (the last header's stay packed) and loads them. */
   private useHeader(firstLine: Uint8Array): void {
-    const last = this.journals.lastHeader;
-    let run: PackedSpec;
-    if (last !== null && sameBytes(last.line, firstLine)) {
-      run = last.run;
-    } else {
+    let last = this.journals.lastHeader;
+    if (last === null || !sameBytes(last.line, firstLine)) {
       const header = readJsonlHeader(firstLine, this.file);
       if (header !== null) {
         chooseModel(this.file, header.model, "executive", "the executive engine");
       }
       const { spec, budget } = executiveRunOf(header, this.file);
-      run = packSpec(spec, budget);
-      this.journals.lastHeader = { line: firstLine.slice(), run };
+      last = { line: firstLine.slice(), run: packSpec(spec, budget) };
+      this.journals.lastHeader = last;
     }
-    this.run = run;
-    this.header = new TextDecoder().decode(firstLine);
+    this.run = last.run;
+    this.headerLine = last.line;
     // The audit takes the kernel's working state: the machine replays its states into it later.
-    loadRun(this.journals, run);
+    loadRun(this.journals, last.run);
     this.journals.head = null;
   }
 }

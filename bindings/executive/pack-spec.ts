@@ -41,7 +41,7 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     planIndex.set(plan, plans.length);
     plans.push(plan);
     firstSteps.push(steps.length);
-    steps.push(...plan.steps);
+    for (const step of plan.steps) steps.push(step);
     for (const step of plan.steps) if ("plan" in step) number(step.plan);
   };
   number(spec.plan);
@@ -52,29 +52,37 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   for (const [p, plan] of plans.entries()) {
     planOfStep.fill(p, firstSteps[p] as number, (firstSteps[p] as number) + plan.steps.length);
   }
-  const localIndex = plans.map((plan) => new Map(plan.steps.map((step, i) => [step.id, i])));
+  const localIndex = plans.map((plan) => {
+    const index = new Map<string, number>();
+    for (let i = 0; i < plan.steps.length; i++) index.set((plan.steps[i] as PlanStep).id, i);
+    return index;
+  });
   const depsStart = new Int32Array(stepCount + 1);
-  const deps: number[] = [];
+  let depCount = 0;
+  for (const step of steps) depCount += step.deps.length;
+  const deps = new Int32Array(depCount);
   const lastNamedBy = new Int32Array(stepCount).fill(-1); // a dep named twice in one list counts once
   const dependentsStart = new Int32Array(stepCount + 1);
-  for (const [global, step] of steps.entries()) {
+  depCount = 0;
+  for (let global = 0; global < stepCount; global++) {
     const plan = planOfStep[global] as number;
     const first = firstSteps[plan] as number;
     const local = localIndex[plan] as Map<string, number>;
-    for (const dep of step.deps) {
-      const index = local.get(dep) as number;
-      if (lastNamedBy[first + index] === global) continue;
-      lastNamedBy[first + index] = global;
-      deps.push(index);
-      dependentsStart[first + index + 1] = (dependentsStart[first + index + 1] as number) + 1;
+    const stepDeps = (steps[global] as PlanStep).deps;
+    for (let d = 0; d < stepDeps.length; d++) {
+      const dep = first + (local.get(stepDeps[d] as string) as number);
+      if (lastNamedBy[dep] === global) continue;
+      lastNamedBy[dep] = global;
+      deps[depCount++] = dep - first;
+      dependentsStart[dep + 1] = (dependentsStart[dep + 1] as number) + 1;
     }
-    depsStart[global + 1] = deps.length;
+    depsStart[global + 1] = depCount;
   }
   for (let global = 0; global < stepCount; global++) {
     dependentsStart[global + 1] =
       (dependentsStart[global + 1] as number) + (dependentsStart[global] as number);
   }
-  const dependents = new Int32Array(deps.length);
+  const dependents = new Int32Array(depCount);
   const nextDependent = dependentsStart.slice(0, stepCount);
   for (let global = 0; global < stepCount; global++) {
     const first = firstSteps[planOfStep[global] as number] as number;
@@ -92,13 +100,14 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     idStart[global + 1] = encodeWtf8Into(step.id, idBuffer, idStart[global] as number);
   }
   const idBytes = idStart[stepCount] as number;
-  const budgeted = steps.filter((step) => "plan" in step && step.budget !== undefined);
+  let budgeted = 0;
+  for (const step of steps) if ("plan" in step && step.budget !== undefined) budgeted++;
 
-  const intsStart = HEADER_BYTES + 8 * (SCALARS + CHILD_BUDGET_F64S * budgeted.length);
-  const ints = 2 * plans.length + STEP_INTS * stepCount + stepCount + 2 * deps.length;
+  const intsStart = HEADER_BYTES + 8 * (SCALARS + CHILD_BUDGET_F64S * budgeted);
+  const ints = 2 * plans.length + STEP_INTS * stepCount + stepCount + 2 * depCount;
   const bytes = new Uint8Array(intsStart + 4 * ints + idBytes);
   const view = new DataView(bytes.buffer);
-  const counts = [plans.length, stepCount, deps.length, budgeted.length, idBytes];
+  const counts = [plans.length, stepCount, depCount, budgeted, idBytes];
   for (const [i, value] of counts.entries()) view.setInt32(4 * i, value, true);
   const scalars = [
     spec.checkpointEvery ?? -1,
@@ -108,13 +117,14 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   for (const [i, value] of scalars.entries()) view.setFloat64(HEADER_BYTES + 8 * i, value, true);
 
   let f64At = HEADER_BYTES + 8 * SCALARS;
-  const budgetOf = new Map<PlanStep, number>();
-  for (const [i, step] of budgeted.entries()) {
-    const given = "plan" in step ? (step.budget ?? {}) : {};
-    budgetOf.set(step, i);
+  const budgetIndex = new Int32Array(stepCount).fill(-1);
+  for (let global = 0, i = 0; global < stepCount; global++) {
+    const step = steps[global] as PlanStep;
+    if (!("plan" in step) || step.budget === undefined) continue;
+    budgetIndex[global] = i++;
     let mask = 0;
     for (const [bit, limit] of LIMITS.entries()) {
-      const value = given[limit];
+      const value = step.budget[limit];
       if (value !== undefined) mask |= 1 << bit;
       view.setFloat64(f64At + 8 * (bit + 1), value ?? 0, true);
     }
@@ -123,41 +133,46 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   }
 
   let at = intsStart;
-  const int = (value: number) => {
-    view.setInt32(at, value, true);
-    at += 4;
-  };
-  for (const [p, plan] of plans.entries()) {
-    int(firstSteps[p] as number);
-    int(plan.steps.length);
+  for (let p = 0; p < plans.length; p++) {
+    view.setInt32(at, firstSteps[p] as number, true);
+    view.setInt32(at + 4, (plans[p] as Plan).steps.length, true);
+    at += 8;
   }
   const ranks = new Int32Array(stepCount);
   const byRank = new Int32Array(stepCount);
-  for (const [p, plan] of plans.entries()) {
+  for (let p = 0; p < plans.length; p++) {
     const first = firstSteps[p] as number;
-    const order = plan.steps.map((_, i) => i);
-    order.sort((a, b) => compareCodePoints(plan.steps[a]?.id ?? "", plan.steps[b]?.id ?? ""));
-    for (const [rank, local] of order.entries()) {
+    const planSteps = (plans[p] as Plan).steps;
+    const order: number[] = [];
+    for (let i = 0; i < planSteps.length; i++) order.push(i);
+    order.sort((a, b) =>
+      compareCodePoints((planSteps[a] as PlanStep).id, (planSteps[b] as PlanStep).id),
+    );
+    for (let rank = 0; rank < order.length; rank++) {
+      const local = order[rank] as number;
       ranks[first + local] = rank;
       byRank[first + rank] = local;
     }
   }
-  for (const [global, step] of steps.entries()) {
-    int(planOfStep[global] as number);
-    int("plan" in step ? SUB_PLAN : KIND[step.effect]);
-    int("plan" in step ? (planIndex.get(step.plan) as number) : -1);
-    int(depsStart[global] as number);
-    int((depsStart[global + 1] as number) - (depsStart[global] as number));
-    int(dependentsStart[global] as number);
-    int((dependentsStart[global + 1] as number) - (dependentsStart[global] as number));
-    int(ranks[global] as number);
-    int(idStart[global] as number);
-    int((idStart[global + 1] as number) - (idStart[global] as number));
-    int(budgetOf.get(step) ?? -1);
+  const putInt = (value: number) => {
+    view.setInt32(at, value, true);
+    at += 4;
+  };
+  for (let global = 0; global < stepCount; global++) {
+    const step = steps[global] as PlanStep;
+    putInt(planOfStep[global] as number);
+    putInt("plan" in step ? SUB_PLAN : KIND[step.effect]);
+    putInt("plan" in step ? (planIndex.get(step.plan) as number) : -1);
+    putInt(depsStart[global] as number);
+    putInt((depsStart[global + 1] as number) - (depsStart[global] as number));
+    putInt(dependentsStart[global] as number);
+    putInt((dependentsStart[global + 1] as number) - (dependentsStart[global] as number));
+    putInt(ranks[global] as number);
+    putInt(idStart[global] as number);
+    putInt((idStart[global + 1] as number) - (idStart[global] as number));
+    putInt(budgetIndex[global] as number);
   }
-  for (const local of byRank) int(local);
-  for (const dep of deps) int(dep);
-  for (const dependent of dependents) int(dependent);
+  for (const section of [byRank, deps, dependents]) for (const value of section) putInt(value);
   bytes.set(idBuffer.subarray(0, idBytes), at);
   return { spec, budget, bytes, steps, plans, firstSteps, planIndex, localIndex };
 }

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import type { Dag } from "../models/dag/dag.js";
 import type { ExecutiveRun } from "../models/executive/audit.js";
-import { readSpec } from "../models/executive/spec.js";
+import { readParsedSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
 import { chooseDag } from "./choose-dag.js";
@@ -116,7 +116,7 @@ export function readExecutiveRunFiles(specFile: string, budgetFile: string): Exe
     budgetFile,
     'a budget {"steps", "depth", …}',
   ).value;
-  const read = readSpec(spec, budget);
+  const read = readParsedSpec(spec, budget);
   if (read.ok) return { spec: read.spec, budget: read.budget };
   const [first, ...rest] = read.rejection.path;
   const inBudget = first === "budget";

@@ -21,7 +21,7 @@
  */
 
 import type { ExecutiveRun } from "../models/executive/audit.js";
-import { readSpec } from "../models/executive/spec.js";
+import { readParsedSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
 import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
@@ -201,7 +201,7 @@ function readExecutiveRun(header: Record<string, unknown>, origin: JsonOrigin): 
       throw jsonValueError(origin, [], `expected a field "${field}", found none`, "header");
     }
   }
-  const read = readSpec(header.spec, header.budget);
+  const read = readParsedSpec(header.spec, header.budget);
   if (read.ok) return { spec: read.spec, budget: read.budget };
   const { reason, path } = read.rejection;
   const at = path[0] === "budget" ? path : ["spec", ...path];

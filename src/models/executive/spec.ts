@@ -4,18 +4,16 @@
  * the first failure winning, named with the path to the offending value. What passes is copied
  * into plain frozen data in the canonical key order, so nothing the caller holds is read again.
  */
-import { makeDag } from "../dag/dag.js";
+import { dagRejection } from "../dag/dag.js";
 import {
   ABSENT,
-  arrayLength,
+  CALLER_VALUES,
   type Field,
   integerValue,
-  isArray,
-  isRecord,
   isSafeInteger,
-  ownField,
-  ownKeys,
+  PARSED_JSON,
   UNREADABLE,
+  type ValueReader,
   wtf8Length,
 } from "./plain-data.js";
 
@@ -114,15 +112,25 @@ function reject(reason: SpecRejectionReason, path: ValuePath): never {
 
 /** Checks a spec and a budget, first failure winning (docs/models/executive.md). */
 export function readSpec(spec: unknown, budget: unknown): ReadSpecResult {
+  return readSpecWith(CALLER_VALUES, spec, budget);
+}
+
+/** `readSpec` of values JSON.parse just made (a header's, a file's): the same answer, sooner. */
+export function readParsedSpec(spec: unknown, budget: unknown): ReadSpecResult {
+  return readSpecWith(PARSED_JSON, spec, budget);
+}
+
+function readSpecWith(values: ValueReader, spec: unknown, budget: unknown): ReadSpecResult {
   try {
-    const reading = new SpecReading();
+    const reading = new SpecReading(values);
     const read = reading.spec(spec);
     for (const { plan, path } of reading.plans) checkDag(plan, path);
-    const rootBudget = readRootBudget(budget);
+    const rootBudget = readRootBudget(values, budget);
     for (const pending of reading.childBudgets) {
-      pending.step.budget = readChildBudget(pending.raw, pending.path);
+      pending.step.budget = readChildBudget(values, pending.raw, pending.path);
     }
-    return { ok: true, spec: deepFreeze(read), budget: Object.freeze(rootBudget) };
+    for (const step of reading.subPlanSteps) Object.freeze(step);
+    return { ok: true, spec: Object.freeze(read), budget: Object.freeze(rootBudget) };
   } catch (error) {
     if (error instanceof Rejected) return { ok: false, rejection: error.rejection };
     throw error;
@@ -162,117 +170,166 @@ interface PlanAt {
   readonly path: ValuePath;
 }
 
+/**
+ * Pass 1. A value's path is built only when it is refused: a spec may hold 100 000 steps, and a
+ * path per step and field read was most of the garbage a header made. What passes is frozen as
+ * it is made, but a sub-plan step only after pass 3 has given it its budget.
+ */
 class SpecReading {
   stepCount = 0;
   /** In document order: a sub-plan step's before those of its own steps. */
   readonly childBudgets: PendingBudget[] = [];
   /** In document order: the root first, a sub-plan's before those inside it. */
   readonly plans: PlanAt[] = [];
+  readonly subPlanSteps: MutableSubPlan[] = [];
+
+  constructor(private readonly values: ValueReader) {}
 
   spec(value: unknown): MutableSpec {
-    if (!isRecord(value)) reject("invalid-spec", []);
-    const task = ownField(value, "task");
+    if (!this.values.isRecord(value)) reject("invalid-spec", []);
+    const task = this.values.ownField(value, "task");
     if (typeof task !== "string" || wtf8Length(task) > TASK_BYTES_MAX) {
       reject("invalid-spec", ["task"]);
     }
-    const plan = ownField(value, "plan");
+    const plan = this.values.ownField(value, "plan");
     if (plan === ABSENT) reject("invalid-spec", ["plan"]);
     const spec: MutableSpec = { task, plan: this.plan(plan, ["plan"], 1) };
-    const checkpointEvery = ownField(value, "checkpointEvery");
+    const checkpointEvery = this.values.ownField(value, "checkpointEvery");
     if (checkpointEvery !== ABSENT) {
       if (!isSafeInteger(checkpointEvery) || checkpointEvery < 1) {
         reject("invalid-spec", ["checkpointEvery"]);
       }
       spec.checkpointEvery = integerValue(checkpointEvery);
     }
-    refuseUnknownKeys(value, ["task", "plan", "checkpointEvery"], [], "invalid-spec");
+    refuseUnknownKeys(this.values, value, ["task", "plan", "checkpointEvery"], [], "invalid-spec");
     return spec;
   }
 
   plan(value: Field, path: ValuePath, nesting: number): MutablePlan {
-    if (nesting > PLAN_NESTING_MAX || !isRecord(value)) reject("invalid-spec", path);
+    if (nesting > PLAN_NESTING_MAX || !this.values.isRecord(value)) reject("invalid-spec", path);
     const stepsPath = [...path, "steps"];
-    const steps = ownField(value, "steps");
-    if (!isArray(steps)) reject("invalid-spec", stepsPath);
-    const length = arrayLength(steps);
+    const steps = this.values.ownField(value, "steps");
+    if (!this.values.isArray(steps)) reject("invalid-spec", stepsPath);
+    const length = this.values.arrayLength(steps);
     if (length === UNREADABLE) reject("invalid-spec", stepsPath);
     const plan: MutablePlan = { steps: [] };
     this.plans.push({ plan, path });
     for (let index = 0; index < length; index++) {
       this.stepCount += 1;
-      const stepPath = [...stepsPath, index];
-      if (this.stepCount > SPEC_STEPS_MAX) reject("invalid-spec", stepPath);
-      plan.steps.push(this.step(ownField(steps, String(index)), stepPath, nesting));
+      if (this.stepCount > SPEC_STEPS_MAX) reject("invalid-spec", [...stepsPath, index]);
+      plan.steps.push(
+        this.step(this.values.ownField(steps, String(index)), stepsPath, index, nesting),
+      );
     }
-    refuseUnknownKeys(value, ["steps"], path, "invalid-spec");
-    return plan;
+    refuseUnknownKeys(this.values, value, ["steps"], path, "invalid-spec");
+    Object.freeze(plan.steps);
+    return Object.freeze(plan);
   }
 
-  step(value: Field, path: ValuePath, nesting: number): EffectStep | MutableSubPlan {
-    if (!isRecord(value)) reject("invalid-spec", path);
-    const id = ownField(value, "id");
-    if (!isBoundedId(id)) reject("invalid-spec", [...path, "id"]);
-    const deps = readDeps(ownField(value, "deps"), [...path, "deps"]);
-    const effect = ownField(value, "effect");
-    const plan = ownField(value, "plan");
-    if ((effect === ABSENT) === (plan === ABSENT)) reject("invalid-spec", path);
+  /** The step at `index` of the plan whose steps lie at `stepsPath`. */
+  step(
+    value: Field,
+    stepsPath: ValuePath,
+    index: number,
+    nesting: number,
+  ): EffectStep | MutableSubPlan {
+    if (!this.values.isRecord(value)) reject("invalid-spec", [...stepsPath, index]);
+    const id = this.values.ownField(value, "id");
+    if (!isBoundedId(id)) reject("invalid-spec", [...stepsPath, index, "id"]);
+    const deps = readDeps(this.values, this.values.ownField(value, "deps"), stepsPath, index);
+    const effect = this.values.ownField(value, "effect");
+    const plan = this.values.ownField(value, "plan");
+    if ((effect === ABSENT) === (plan === ABSENT)) reject("invalid-spec", [...stepsPath, index]);
     if (effect !== ABSENT) {
       if (!(EFFECTS as readonly unknown[]).includes(effect)) {
-        reject("invalid-spec", [...path, "effect"]);
+        reject("invalid-spec", [...stepsPath, index, "effect"]);
       }
-      refuseUnknownKeys(value, ["id", "deps", "effect"], path, "invalid-spec");
-      return { id, deps, effect: effect as Effect };
+      const unknown = firstUnknownKey(this.values, value, EFFECT_STEP_KEYS);
+      if (unknown !== null) rejectKey("invalid-spec", [...stepsPath, index], unknown);
+      return Object.freeze({ id, deps, effect: effect as Effect });
     }
+    const path = [...stepsPath, index];
     const step: MutableSubPlan = { id, deps, plan: { steps: [] } };
-    const budget = ownField(value, "budget");
+    const budget = this.values.ownField(value, "budget");
     if (budget !== ABSENT) this.childBudgets.push({ step, path: [...path, "budget"], raw: budget });
     step.plan = this.plan(plan, [...path, "plan"], nesting + 1);
-    refuseUnknownKeys(value, ["id", "deps", "plan", "budget"], path, "invalid-spec");
+    refuseUnknownKeys(this.values, value, SUB_PLAN_STEP_KEYS, path, "invalid-spec");
+    this.subPlanSteps.push(step);
     return step;
   }
 }
+
+const EFFECT_STEP_KEYS = ["id", "deps", "effect"];
+const SUB_PLAN_STEP_KEYS = ["id", "deps", "plan", "budget"];
 
 function isBoundedId(value: unknown): value is string {
   return typeof value === "string" && wtf8Length(value) <= ID_BYTES_MAX;
 }
 
-function readDeps(value: Field, path: ValuePath): readonly string[] {
-  if (!isArray(value)) reject("invalid-spec", path);
-  const length = arrayLength(value);
-  if (length === UNREADABLE) reject("invalid-spec", path);
+/** The `deps` of the step at `index` of the plan whose steps lie at `stepsPath`. */
+function readDeps(
+  values: ValueReader,
+  value: Field,
+  stepsPath: ValuePath,
+  index: number,
+): readonly string[] {
+  if (!values.isArray(value)) reject("invalid-spec", [...stepsPath, index, "deps"]);
+  const length = values.arrayLength(value);
+  if (length === UNREADABLE) reject("invalid-spec", [...stepsPath, index, "deps"]);
   const deps: string[] = [];
-  for (let index = 0; index < length; index++) {
-    if (index === DEPS_MAX) reject("invalid-spec", [...path, index]);
-    const dep = ownField(value, String(index));
-    if (!isBoundedId(dep)) reject("invalid-spec", [...path, index]);
+  for (let at = 0; at < length; at++) {
+    if (at === DEPS_MAX) reject("invalid-spec", [...stepsPath, index, "deps", at]);
+    const dep = values.ownField(value, String(at));
+    if (!isBoundedId(dep)) reject("invalid-spec", [...stepsPath, index, "deps", at]);
     deps.push(dep);
   }
-  return deps;
+  return Object.freeze(deps);
 }
 
 /** The object's keys not among `known`, in own-key order: the first is refused. */
 function refuseUnknownKeys(
+  values: ValueReader,
   object: object,
   known: readonly string[],
   path: ValuePath,
   reason: SpecRejectionReason,
 ): void {
-  const keys = ownKeys(object);
-  if (keys === UNREADABLE) reject(reason, path);
+  const unknown = firstUnknownKey(values, object, known);
+  if (unknown !== null) rejectKey(reason, path, unknown);
+}
+
+/** The first of the object's own keys not among `known`, null, or UNREADABLE (no keys listed). */
+function firstUnknownKey(
+  values: ValueReader,
+  object: object,
+  known: readonly string[],
+): PropertyKey | typeof UNREADABLE | null {
+  const keys = values.ownKeys(object);
+  if (keys === UNREADABLE) return UNREADABLE;
   for (const key of keys) {
-    if (typeof key === "string" && known.includes(key)) continue;
-    reject(reason, [...path, typeof key === "string" ? key : key.toString()]);
+    if (typeof key !== "string" || !known.includes(key)) return key;
   }
+  return null;
+}
+
+/** Refuses the unknown key found at `path` (or, when the keys could not be listed, `path`). */
+function rejectKey(
+  reason: SpecRejectionReason,
+  path: ValuePath,
+  key: PropertyKey | typeof UNREADABLE,
+): never {
+  if (key === UNREADABLE) reject(reason, path);
+  reject(reason, [...path, typeof key === "string" ? key : key.toString()]);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Pass 2: each plan's steps a DAG, by the dag model's rules and in their order
 
 function checkDag(plan: MutablePlan, path: ValuePath): void {
-  const made = makeDag(plan.steps.map(({ id, deps }) => ({ id, deps })));
-  if (made.ok) return;
+  const rejection = dagRejection(plan.steps);
+  if (rejection === null) return;
   const stepsPath = [...path, "steps"];
-  switch (made.rejection.reason) {
+  switch (rejection.reason) {
     case "duplicate-id": {
       const firstIndex = new Map<string, number>();
       for (const [index, { id }] of plan.steps.entries()) {
@@ -300,36 +357,28 @@ function isBudgetValue(value: unknown): value is number {
   return isSafeInteger(value) && value >= 0 && value <= BUDGET_VALUE_MAX;
 }
 
-function readRootBudget(value: unknown): Record<BudgetField, number> {
+function readRootBudget(values: ValueReader, value: unknown): Record<BudgetField, number> {
   const path = ["budget"];
-  if (!isRecord(value)) reject("invalid-budget", path);
+  if (!values.isRecord(value)) reject("invalid-budget", path);
   const budget = {} as Record<BudgetField, number>;
   for (const field of BUDGET_FIELDS) {
-    const given = ownField(value, field);
+    const given = values.ownField(value, field);
     if (!isBudgetValue(given)) reject("invalid-budget", [...path, field]);
     budget[field] = integerValue(given);
   }
-  refuseUnknownKeys(value, BUDGET_FIELDS, path, "invalid-budget");
+  refuseUnknownKeys(values, value, BUDGET_FIELDS, path, "invalid-budget");
   return budget;
 }
 
-function readChildBudget(value: Field, path: ValuePath): ChildBudget {
-  if (!isRecord(value)) reject("invalid-budget", path);
+function readChildBudget(values: ValueReader, value: Field, path: ValuePath): ChildBudget {
+  if (!values.isRecord(value)) reject("invalid-budget", path);
   const budget: Partial<Record<BudgetField, number>> = {};
   for (const field of BUDGET_FIELDS) {
-    const given = ownField(value, field);
+    const given = values.ownField(value, field);
     if (given === ABSENT) continue;
     if (field === "depth" || !isBudgetValue(given)) reject("invalid-budget", [...path, field]);
     budget[field] = integerValue(given);
   }
-  refuseUnknownKeys(value, BUDGET_FIELDS, path, "invalid-budget");
+  refuseUnknownKeys(values, value, BUDGET_FIELDS, path, "invalid-budget");
   return Object.freeze(budget) as ChildBudget;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    for (const item of Object.values(value)) deepFreeze(item);
-    Object.freeze(value);
-  }
-  return value;
 }
