@@ -4,9 +4,8 @@
  * and the rows and tables made of them — on small journals, in this process (the suite runs each
  * engine in a worker of its own, bench/worker.ts, through the same `prepareEngine`).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ENGINE_NAMES,
@@ -24,8 +23,9 @@ import { type ExecutiveScale, eventsOf, SCALES } from "../../bench/scales.js";
 import { expectedReport, verifyFindings } from "../../bench/verify.js";
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../../src/generate/executive/journal.js";
 import type { ModelReport } from "../../src/models/registry.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
-const folder = mkdtempSync(join(tmpdir(), "statefold-bench-test-"));
+const folder = testTempDir("statefold-bench-test-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Two faults of each kind (a run fails once: one wrong-fail-reason) in 20 000 lines. */

@@ -5,9 +5,8 @@
  * bench:check run each engine in a worker of its own, bench/worker.ts, through the same
  * `prepareEngine`).
  */
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { basename } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import {
   ENGINE_NAMES,
@@ -30,8 +29,9 @@ import {
 } from "../../src/generate/operations/journal.js";
 import { STATUSES, type Status } from "../../src/models/dag/state.js";
 import type { ModelReport } from "../../src/models/registry.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
-const folder = mkdtempSync(join(tmpdir(), "statefold-bench-test-"));
+const folder = testTempDir("statefold-bench-test-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** The check's scale, at 20 000 records with two faults of each kind. */

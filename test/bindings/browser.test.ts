@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
@@ -8,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { launchChromium, serveFiles } from "../support/chromium.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 // The built package (dist/, with the kernel in dist/build/) as a browser loads it: no bundler, no
 // file system, the kernel fetched over HTTP.
@@ -26,7 +26,7 @@ const consoleErrors: string[] = [];
 beforeAll(async () => {
   const served = await serveFiles(ROOT, { "/index.html": PAGE });
   server = served.server;
-  browser = await launchChromium(mkdtempSync(join(tmpdir(), "statefold-chromium-")));
+  browser = await launchChromium(testTempDir("statefold-chromium-"));
   page = await browser.newPage();
   page.on("console", (message) => {
     if (message.type() === "error") consoleErrors.push(message.text());

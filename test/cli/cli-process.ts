@@ -6,11 +6,11 @@
  * tests that do not depend on the process around it.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { expect } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 export const REPO_ROOT = join(import.meta.dirname, "../..");
 const BIN = join(REPO_ROOT, "dist/src/cli/main.js");
@@ -74,7 +74,7 @@ export function expectCleanFailure(run: CliRun): void {
 
 /** A fresh directory under the OS temp dir, with the given files written into it. */
 export function tempFiles(files: Readonly<Record<string, string | Uint8Array>>): string {
-  const dir = mkdtempSync(join(tmpdir(), "statefold-cli-"));
+  const dir = testTempDir("statefold-cli-");
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }

@@ -3,13 +3,13 @@
  * DAG file explored alone, usage errors, the mutants with their counterexamples written to a
  * folder, and the refinement check through a driver.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DAG_MUTANTS } from "../../src/explore/dag/mutants.js";
 import { EXECUTIVE_MUTANTS } from "../../src/explore/executive/mutants.js";
 import { OPERATIONS_MUTANTS } from "../../src/explore/operations/mutants.js";
+import { testTempDir } from "../support/temp-dirs.js";
 import { type CliRun, statefoldInProcess, tempFile } from "./cli-process.js";
 
 const run = (...args: string[]): Promise<CliRun> => statefoldInProcess(args);
@@ -181,7 +181,7 @@ describe("statefold explore --model operations --mutants", () => {
 
 describe("statefold explore --mutants", () => {
   it("kills every mutant, shows each one's shrunk journal, and writes it where --out says, never over a file", async () => {
-    const out = join(mkdtempSync(join(tmpdir(), "statefold-explore-")), "counterexamples");
+    const out = join(testTempDir("statefold-explore-"), "counterexamples");
     const result = await run("explore", "--nodes", "2", "--depth", "5", "--mutants", "--out", out);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(

@@ -4,8 +4,7 @@
  * finds exactly the faults it was asked for, the dag journals are unchanged, and a bad flag is
  * one clean usage error. In process, through runCli.
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
@@ -17,6 +16,7 @@ import {
 } from "../../src/generate/operations/journal.js";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import { audit, type OperationsReport } from "../../src/models/operations/index.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 async function gen(args: readonly string[]) {
   let stdout = "";
@@ -43,7 +43,7 @@ function auditText(text: string): OperationsReport {
   return audit(records, { lines: records.map((_, i) => i + 2) });
 }
 
-const tempDir = () => mkdtempSync(join(tmpdir(), "statefold-gen-operations-"));
+const tempDir = () => testTempDir("statefold-gen-operations-");
 
 describe("statefold gen --model operations", () => {
   it("writes the generator's journal, strictly conformant: the same bytes for the same options", async () => {

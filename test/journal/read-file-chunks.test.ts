@@ -1,12 +1,12 @@
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
 import { readFileChunks } from "../../src/journal/read-file-bytes.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
-const folder = mkdtempSync(join(tmpdir(), "statefold-chunks-"));
+const folder = testTempDir("statefold-chunks-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** A file of `size` bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */

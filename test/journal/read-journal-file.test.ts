@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JournalError, readDagOf, readJournalFile } from "../../src/journal/index.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 const NODES = [
   { id: "A", deps: [] },
@@ -15,7 +15,7 @@ let dir = "";
 const at = (name: string) => join(dir, name);
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), "statefold-read-"));
+  dir = testTempDir("statefold-read-");
   writeFileSync(at("dag.json"), JSON.stringify({ nodes: NODES }));
   writeFileSync(at("other-dag.json"), JSON.stringify({ nodes: [NODES[0], { id: "B", deps: [] }] }));
   writeFileSync(at("with-header.jsonl"), `${header(NODES)}\n{"kind":"dispatched","id":"A"}\n`);

@@ -2,15 +2,7 @@
  * `statefold audit --html` end to end: the built CLI writes the page, and headless Debian
  * Chromium opens it from disk as a person would. The screenshot is kept in test-artifacts/.
  */
-import {
-  copyFileSync,
-  linkSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, linkSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
@@ -21,6 +13,7 @@ import { referenceEngine } from "../../src/engine.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { expectCleanFailure, REPO_ROOT, statefold } from "../cli/cli-process.js";
 import { launchChromium } from "../support/chromium.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 const UNPROVEN_DISPATCH = "examples/violations/unproven-dispatch.jsonl";
 const DIAMOND = "examples/diamond.jsonl";
@@ -44,7 +37,7 @@ const AWKWARD_JOURNAL = [
   .map((line) => `${JSON.stringify(line)}\n`)
   .join("");
 
-const work = mkdtempSync(join(tmpdir(), "statefold-html-"));
+const work = testTempDir("statefold-html-");
 const awkward = join(work, "awkward.jsonl");
 const reportPath = join(work, "report.html");
 let browser: BrowserContext;
@@ -54,7 +47,7 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   writeFileSync(awkward, AWKWARD_JOURNAL);
-  browser = await launchChromium(mkdtempSync(join(tmpdir(), "statefold-chromium-")));
+  browser = await launchChromium(testTempDir("statefold-chromium-"));
   page = await browser.newPage();
   await page.setViewportSize({ width: 1280, height: 900 });
   page.on("console", (message) => {

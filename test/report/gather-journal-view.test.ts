@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
@@ -8,6 +7,7 @@ import {
   CONTEXT_JOURNAL_BYTES_MAX,
   gatherJournalView,
 } from "../../src/report/gather-journal-view.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 const UNPROVEN_DISPATCH = "examples/violations/unproven-dispatch.jsonl";
 const REPORT = (await referenceEngine.auditBytes(null, readFileSync(UNPROVEN_DISPATCH))) as Report;
@@ -40,7 +40,7 @@ describe("gatherJournalView", () => {
   });
 
   it("gives only the verdicts of a journal over the size bound, without reading it", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "statefold-report-"));
+    const dir = testTempDir("statefold-report-");
     const huge = join(dir, "huge.jsonl");
     writeFileSync(huge, "");
     truncateSync(huge, CONTEXT_JOURNAL_BYTES_MAX + 1); // sparse: no 128 MB written to disk
@@ -52,7 +52,7 @@ describe("gatherJournalView", () => {
   });
 
   it("gives only the verdicts of a journal gone since the audit", async () => {
-    const gone = join(mkdtempSync(join(tmpdir(), "statefold-report-")), "gone.jsonl");
+    const gone = join(testTempDir("statefold-report-"), "gone.jsonl");
     const view = await gatherJournalView({ file: gone, report: REPORT }, {}, NO_REPLAY);
     expect(view.context).toEqual({
       gathered: false,
@@ -61,7 +61,7 @@ describe("gatherJournalView", () => {
   });
 
   it("gives only the verdicts when the journal no longer reads as one", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "statefold-report-"));
+    const dir = testTempDir("statefold-report-");
     const headless = join(dir, "headless.jsonl");
     writeFileSync(headless, '{"kind":"dispatched","id":"A"}\n');
     const view = await gatherJournalView({ file: headless, report: REPORT }, {}, NO_REPLAY);

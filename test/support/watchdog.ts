@@ -6,8 +6,7 @@
  * The worker is test/support/engine-worker.ts bundled with Vite into one ES module in a temporary
  * directory (a worker thread cannot load TypeScript).
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -15,6 +14,7 @@ import { build, type Rollup } from "vite";
 import { defaultKernelUrl } from "../../bindings/kernel.js";
 import type { AuditAnswer, AuditRequest, EngineWorkerData } from "./engine-worker.js";
 import { FLAVOURS } from "./engines.js";
+import { testTempDir } from "./temp-dirs.js";
 
 export class KernelHang extends Error {
   override readonly name = "KernelHang";
@@ -30,7 +30,7 @@ export class EngineWatchdog {
   ) {}
 
   static async start(): Promise<EngineWatchdog> {
-    const directory = await mkdtemp(join(tmpdir(), "statefold-watchdog-"));
+    const directory = testTempDir("statefold-watchdog-");
     const workerFile = join(directory, "engine-worker.mjs");
     await writeFile(workerFile, await bundleWorker());
     const watchdog = new EngineWatchdog(workerFile, directory);

@@ -6,10 +6,10 @@
  * is printed and kept in test-artifacts/web-200mb.json, with a screenshot.
  */
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { testTempDir } from "../support/temp-dirs.js";
 import {
   auditInPage,
   buildAndServe,
@@ -21,7 +21,7 @@ import {
   type WebPage,
 } from "./web-page.js";
 
-const scratch = mkdtempSync(join(tmpdir(), "statefold-web-large-"));
+const scratch = testTempDir("statefold-web-large-");
 const journal = join(scratch, "campaign-200mb.jsonl");
 let web: WebPage;
 let generateMs = 0;

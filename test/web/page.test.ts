@@ -6,12 +6,12 @@
  * get a clear message, and the page fetches nothing but its own files.
  */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVARIANT_NAMES, type Report } from "../../src/models/dag/report.js";
+import { testTempDir } from "../support/temp-dirs.js";
 import {
   auditInPage,
   buildAndServe,
@@ -24,7 +24,7 @@ import {
 } from "./web-page.js";
 
 let web: WebPage;
-const scratch = mkdtempSync(join(tmpdir(), "statefold-web-files-"));
+const scratch = testTempDir("statefold-web-files-");
 
 beforeAll(async () => {
   web = await buildAndServe();

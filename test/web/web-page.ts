@@ -4,14 +4,14 @@
  * so a test can check nothing is fetched from anywhere else.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Frame, Page } from "playwright-core";
 import type { Report } from "../../src/models/dag/report.js";
 import { launchChromium, serveFiles } from "../support/chromium.js";
+import { testTempDir } from "../support/temp-dirs.js";
 
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const ARTIFACTS = join(REPO_ROOT, "test-artifacts");
@@ -29,7 +29,7 @@ export interface WebPage {
 
 /** Builds web/ with `npm run web:build`'s Vite config into a temporary directory and serves it. */
 export async function buildAndServe(): Promise<WebPage> {
-  const scratch = mkdtempSync(join(tmpdir(), "statefold-web-"));
+  const scratch = testTempDir("statefold-web-");
   const outDir = join(scratch, "site");
   execFileSync(
     join(REPO_ROOT, "node_modules/.bin/vite"),
