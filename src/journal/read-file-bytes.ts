@@ -88,14 +88,14 @@ function* readSmallFile(path: string): Generator<Uint8Array> {
     throw readFailure(path, error);
   }
   try {
-    // A file that grew since it was measured is read to its end, a chunk at a time.
-    for (
-      let read = readSmallChunk(fd, buffer, path);
-      read > 0;
-      read = readSmallChunk(fd, buffer, path)
-    ) {
-      yield buffer.subarray(0, read);
-    }
+    // A read that leaves the buffer short has met the end of the file: asking again for the 0
+    // that says so would be a fifth of a small journal's system calls. A file that grew past
+    // the chunk since it was measured fills it, and is read on to its end.
+    let read: number;
+    do {
+      read = readSmallChunk(fd, buffer, path);
+      if (read > 0) yield buffer.subarray(0, read);
+    } while (read === buffer.length);
   } finally {
     closeSync(fd);
     if (spareBuffers.length < SPARE_BUFFERS_MAX) spareBuffers.push(buffer);
