@@ -133,10 +133,13 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   }
 
   let at = intsStart;
+  const putInt = (value: number) => {
+    view.setInt32(at, value, true);
+    at += 4;
+  };
   for (let p = 0; p < plans.length; p++) {
-    view.setInt32(at, firstSteps[p] as number, true);
-    view.setInt32(at + 4, (plans[p] as Plan).steps.length, true);
-    at += 8;
+    putInt(firstSteps[p] as number);
+    putInt((plans[p] as Plan).steps.length);
   }
   const ranks = new Int32Array(stepCount);
   const byRank = new Int32Array(stepCount);
@@ -154,10 +157,6 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
       byRank[first + rank] = local;
     }
   }
-  const putInt = (value: number) => {
-    view.setInt32(at, value, true);
-    at += 4;
-  };
   for (let global = 0; global < stepCount; global++) {
     const step = steps[global] as PlanStep;
     putInt(planOfStep[global] as number);
