@@ -26,12 +26,11 @@
  * Exits 1 when --jobs 2 is not faster.
  */
 import { spawn } from "node:child_process";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Worker } from "node:worker_threads";
 import { Bench } from "tinybench";
-import { campaignJournal } from "./journal-files.js";
+import { journalDirectory, parallelCeiling } from "./jobs.js";
 import { median } from "./measure.js";
 
 const { values } = parseArgs({
@@ -94,29 +93,6 @@ console.log(
 );
 process.exitCode = ratio > 1 ? 0 : 1;
 
-/** Throughput of a busy loop on two threads at once over one thread's: what a second core gives. */
-async function parallelCeiling(): Promise<number> {
-  const spin = `const { parentPort } = require("node:worker_threads");
-    let x = 0; const start = performance.now();
-    for (let i = 0; i < 1e8; i++) x = (x * 31 + i) | 0;
-    parentPort.postMessage(performance.now() - start + (x & 0));`;
-  const run = (threads: number) =>
-    Promise.all(
-      Array.from(
-        { length: threads },
-        () =>
-          new Promise<number>((resolve, reject) => {
-            const worker = new Worker(spin, { eval: true });
-            worker.once("message", (ms: number) => void worker.terminate().then(() => resolve(ms)));
-            worker.once("error", reject);
-          }),
-      ),
-    );
-  const [oneMs] = await run(1);
-  const twoMs = await run(2);
-  return (2 * (oneMs as number)) / Math.max(...twoMs);
-}
-
 /** The ndjson verdicts of one audit of the directory. */
 function audit(jobs: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -139,25 +115,4 @@ function audit(jobs: number): Promise<string> {
       code === 0 ? resolve(stdout) : reject(new Error(`audit --jobs ${jobs} exited ${code}`)),
     );
   });
-}
-
-/** Generated journals in a folder of their own (the directory audited), written once, reused. */
-async function journalDirectory(
-  count: number,
-  eventsEach: number,
-  nodes: number,
-): Promise<{ directory: string; bytes: number }> {
-  // Long-lived tasks (a low pass rate), so that a campaign runs to its events: ~125 bytes each.
-  const passRate = 0.002;
-  const directory = join(
-    tmpdir(),
-    "statefold-bench",
-    `jobs-${count}-campaigns-n${nodes}-e${eventsEach}-r${passRate}`,
-  );
-  let bytes = 0;
-  for (let seed = 0; seed < count; seed++) {
-    const campaign = { nodes, events: eventsEach, seed, passRate, surfacePathsMax: 8 };
-    bytes += (await campaignJournal(campaign, directory)).bytes;
-  }
-  return { directory, bytes };
 }

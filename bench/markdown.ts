@@ -7,14 +7,18 @@ import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.j
 import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
 import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
 import type { ExploreRow } from "./explore.js";
+import { count, mib, percent, ratio, seconds } from "./format.js";
 import {
   JS_AUDITOR_RATIO_MIN,
   OPERATIONS_PARSE_ONLY_RATIO_MIN,
   PARSE_ONLY_RATIO_MIN,
 } from "./gates.js";
 import type { Machine } from "./machine.js";
+import { median } from "./measure.js";
 import { type Row, ratioToWasm } from "./rows.js";
 import type { Scale } from "./scales.js";
+import type { TargetLine } from "./targets.js";
+import type { WholePath } from "./whole-path.js";
 
 export interface BenchmarkRun {
   readonly command: string;
@@ -29,6 +33,10 @@ export interface BenchmarkRun {
   readonly chartFiles: ReadonlyMap<BenchedModel, string>;
   /** Explore's rows, when the run measured them. */
   readonly explore?: readonly ExploreRow[];
+  /** The whole path's commands, when the run measured them. */
+  readonly wholePath?: WholePath | null;
+  /** The targets, before and after, when the run measured any. */
+  readonly targets?: readonly TargetLine[];
 }
 
 /**
@@ -124,9 +132,48 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
       return `| ${spec.label} | ${spec.input} | ${spec.checks} |`;
     }),
     "",
+    ...targetsTable(run.targets ?? []),
     ...modelsOf(run.scales).flatMap((model) => modelPart(model, run)),
+    ...wholePathTable(run.wholePath ?? null),
     ...exploreTable(run.explore ?? []),
   ].join("\n");
+}
+
+/** Each target, before and after. */
+function targetsTable(lines: readonly TargetLine[]): string[] {
+  if (lines.length === 0) return [];
+  return [
+    "## Targets: before and after",
+    "",
+    "Each target with the figure measured before the work on the whole path (2026-11-30, this kind of two-core machine) and the figure of this run. A range is the lowest and highest over the scales.",
+    "",
+    "| target | goal | before | this run | met |",
+    "|---|---|---|---|:-:|",
+    ...lines.map(
+      (line) =>
+        `| ${line.target} | ${line.goal} | ${line.before} | ${line.after ?? "not measured by this run"} | ${line.met === null ? "—" : line.met ? "yes" : "**no**"} |`,
+    ),
+    "",
+  ];
+}
+
+/** The whole path's commands (bench/whole-path.ts): each as a user runs it, its own process. */
+function wholePathTable(whole: WholePath | null): string[] {
+  if (whole === null) return [];
+  const p50 = (values: readonly number[]) => seconds(median(values));
+  return [
+    "## The whole path, as a user runs it",
+    "",
+    `Each command in a process of its own, process start included, the commands taking turns (${whole.rounds} rounds after a warmup round, the order rotating); BIG is a strictly conformant campaign of ${(whole.bigJournalBytes / 1e6).toFixed(0)} MB over a DAG of 10⁵ tasks, BIG+1MB the same campaign ${(whole.appendedBytes / 1e6).toFixed(1)} MB longer, S a snapshot. CPU time is every thread of the command (worker threads included); peak RSS its resident-set high-water mark. The machine's two-thread ceiling (a busy loop on two threads against one) was ${ratio(whole.ceiling)} (median of the rounds).`,
+    "",
+    "| command | p50 wall | p50 CPU | peak RSS |",
+    "|---|--:|--:|--:|",
+    ...whole.commands.map(
+      (command) =>
+        `| \`statefold ${command.shown}\` | ${p50(command.wallMs)} | ${p50(command.cpuMs)} | ${mib(command.maxRssBytes)} |`,
+    ),
+    "",
+  ];
 }
 
 /** Explore's distinct states per second on one core (bench/explore.ts), beside the fold's floor. */
@@ -214,28 +261,4 @@ function summary(model: BenchedModel, scales: readonly Scale[], all: readonly Ro
 
 function engineNames(rows: readonly Row[]): EngineName[] {
   return [...new Set(rows.map((row) => row.engine))];
-}
-
-export function count(value: number): string {
-  return value.toLocaleString("en-US").replace(/,/g, " ");
-}
-
-function percent(share: number): string {
-  return share >= 0.01 ? `${(share * 100).toFixed(0)} %` : `${(share * 100).toPrecision(1)} %`;
-}
-
-function seconds(ms: number): string {
-  return ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(1)} ms`;
-}
-
-export function mib(bytes: number): string {
-  return `${Math.round(bytes / 2 ** 20)} MiB`;
-}
-
-export function ratio(value: number): string {
-  return value >= 10
-    ? `${value.toFixed(0)}×`
-    : value >= 0.1
-      ? `${value.toFixed(2)}×`
-      : `${value.toPrecision(2)}×`;
 }

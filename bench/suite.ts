@@ -11,11 +11,13 @@
  * over the parse-only floor (bench:check) leaves it ~170 ns a line for scanning, folding and every
  * check.
  *
- * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --explore --out FILE]
+ * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --explore --whole-path --out FILE]
  * (a run of some scales or engines writes BENCHMARKS.md only when --out names it; the charts go
  * to bench/ beside the file it names). Each scale measures its model's WASM engine on JSONL
  * whatever --engines says: every ratio is to it. A complete run (or --explore) also measures
- * explore's distinct states per second (bench/explore.ts).
+ * explore's distinct states per second (bench/explore.ts), and (or --whole-path) the commands a
+ * user runs, each in its own process (bench/whole-path.ts); BENCHMARKS.md sets every target
+ * against its figure from before the work on the whole path (bench/targets.ts).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -32,16 +34,19 @@ import {
   isEngineName,
 } from "./engines.js";
 import { type ExploreRow, measureExplore } from "./explore.js";
+import { count, mib, ratio } from "./format.js";
 import { scaleJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";
-import { benchmarksMarkdown, count, mib, ratio } from "./markdown.js";
-import { measureInterleaved } from "./measure.js";
+import { benchmarksMarkdown } from "./markdown.js";
+import { measureInterleaved, median } from "./measure.js";
 import type { JournalSpan } from "./prefix.js";
 import { type Row, ratioToWasm, rowOf } from "./rows.js";
 import { eventsOf, SCALES, type Scale } from "./scales.js";
 import { spanFor } from "./span.js";
 import { lineChartSvg, type Series } from "./svg-chart.js";
+import { targetLines } from "./targets.js";
 import { expectedReport, verifyFindings } from "./verify.js";
+import { measureWholePath, type WholePath } from "./whole-path.js";
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +54,7 @@ const { values } = parseArgs({
     engines: { type: "string" },
     out: { type: "string" },
     explore: { type: "boolean" },
+    "whole-path": { type: "boolean" },
   },
 });
 
@@ -64,6 +70,9 @@ const complete = scales.length === SCALES.length && chosenEngines.length === ENG
 /** Explore's rows: in a complete run, or when asked for. */
 const withExplore = complete || values.explore === true;
 const EXPLORE_ROUNDS = 5;
+/** The whole path's commands (bench/whole-path.ts): in a complete run, or when asked for. */
+const withWholePath = complete || values["whole-path"] === true;
+const WHOLE_PATH_ROUNDS = 5;
 /** The models of the scales run, in the scales' order: a chart each. */
 const models = [...new Set(scales.map((scale) => scale.model))];
 const out = values.out ?? (complete ? "BENCHMARKS.md" : null);
@@ -80,6 +89,14 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   for (const scale of scales) rows.push(...(await runScale(scale)));
   const exploreRows = withExplore ? await runExplore() : [];
+  const wholePath = withWholePath ? await runWholePath() : null;
+  const targets = targetLines(rows, wholePath);
+  log("\ntargets:");
+  for (const line of targets) {
+    log(
+      `  ${line.met === null ? "-" : line.met ? "✓" : "✗"} ${line.target}: ${line.after ?? "not measured"} (goal ${line.goal}; before ${line.before})`,
+    );
+  }
 
   if (out !== null) {
     /** Each chart's path relative to the markdown file, as the markdown links it. */
@@ -105,6 +122,8 @@ async function main(): Promise<void> {
         rows,
         chartFiles,
         explore: exploreRows,
+        wholePath,
+        targets,
       }),
     );
     log(`wrote ${out} and ${written.join(", ")}`);
@@ -174,6 +193,17 @@ async function runExplore(): Promise<ExploreRow[]> {
     );
   }
   return exploreRows;
+}
+
+async function runWholePath(): Promise<WholePath> {
+  log(`\nthe whole path: ${WHOLE_PATH_ROUNDS} rounds of commands…`);
+  const whole = await measureWholePath(WHOLE_PATH_ROUNDS, log);
+  for (const command of whole.commands) {
+    log(
+      `  ${command.shown.padEnd(44)} wall ${median(command.wallMs).toFixed(0).padStart(6)} ms  cpu ${median(command.cpuMs).toFixed(0).padStart(6)} ms  ${mib(command.maxRssBytes)}`,
+    );
+  }
+  return whole;
 }
 
 function readsBytes(engine: EngineName): boolean {
