@@ -132,7 +132,7 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
       return `| ${spec.label} | ${spec.input} | ${spec.checks} |`;
     }),
     "",
-    ...targetsTable(run.targets ?? []),
+    ...targetsTable(run.targets ?? [], run.wholePath?.earlier?.cli ?? null),
     ...modelsOf(run.scales).flatMap((model) => modelPart(model, run)),
     ...wholePathTable(run.wholePath ?? null),
     ...exploreTable(run.explore ?? []),
@@ -140,7 +140,7 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
 }
 
 /** Each target, before and after. */
-function targetsTable(lines: readonly TargetLine[]): string[] {
+function targetsTable(lines: readonly TargetLine[], earlierCli: string | null): string[] {
   if (lines.length === 0) return [];
   return [
     "## Targets: before and after",
@@ -154,6 +154,12 @@ function targetsTable(lines: readonly TargetLine[]): string[] {
         `| ${line.target} | ${line.goal} | ${line.before} | ${line.after ?? "not measured by this run"} | ${line.met === null ? "—" : line.met ? "yes" : "**no**"} |`,
     ),
     "",
+    ...(earlierCli === null
+      ? []
+      : [
+          `¹ Measured in this run, in the same rounds as this build's commands, with an earlier build's CLI: \`${earlierCli}\`.`,
+          "",
+        ]),
   ];
 }
 
@@ -168,7 +174,10 @@ function wholePathTable(whole: WholePath | null): string[] {
     "",
     "| command | p50 wall | p50 CPU | peak RSS |",
     "|---|--:|--:|--:|",
-    ...whole.commands.map(
+    ...[
+      ...whole.commands,
+      ...(whole.earlier?.commands ?? []).filter((command) => command.name !== "parse-only-big"),
+    ].map(
       (command) =>
         `| \`statefold ${command.shown}\` | ${p50(command.wallMs)} | ${p50(command.cpuMs)} | ${mib(command.maxRssBytes)} |`,
     ),

@@ -11,13 +11,15 @@
  * over the parse-only floor (bench:check) leaves it ~170 ns a line for scanning, folding and every
  * check.
  *
- * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --explore --whole-path --out FILE]
+ * Usage: npm run bench [-- --scales audit-1e5-events-10-nodes,... --engines wasm-jsonl,... --explore --whole-path
+ *                          --earlier-cli OTHER/dist/src/cli/main.js --out FILE]
  * (a run of some scales or engines writes BENCHMARKS.md only when --out names it; the charts go
  * to bench/ beside the file it names). Each scale measures its model's WASM engine on JSONL
  * whatever --engines says: every ratio is to it. A complete run (or --explore) also measures
  * explore's distinct states per second (bench/explore.ts), and (or --whole-path) the commands a
  * user runs, each in its own process (bench/whole-path.ts); BENCHMARKS.md sets every target
- * against its figure from before the work on the whole path (bench/targets.ts).
+ * against its figure from before the work on the whole path (bench/targets.ts) — or, with
+ * --earlier-cli, against an earlier build's commands measured in the same rounds.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     out: { type: "string" },
     explore: { type: "boolean" },
     "whole-path": { type: "boolean" },
+    "earlier-cli": { type: "string" },
   },
 });
 
@@ -197,8 +200,8 @@ async function runExplore(): Promise<ExploreRow[]> {
 
 async function runWholePath(): Promise<WholePath> {
   log(`\nthe whole path: ${WHOLE_PATH_ROUNDS} rounds of commands…`);
-  const whole = await measureWholePath(WHOLE_PATH_ROUNDS, log);
-  for (const command of whole.commands) {
+  const whole = await measureWholePath(WHOLE_PATH_ROUNDS, log, values["earlier-cli"] ?? null);
+  for (const command of [...whole.commands, ...(whole.earlier?.commands ?? [])]) {
     log(
       `  ${command.shown.padEnd(44)} wall ${median(command.wallMs).toFixed(0).padStart(6)} ms  cpu ${median(command.cpuMs).toFixed(0).padStart(6)} ms  ${mib(command.maxRssBytes)}`,
     );

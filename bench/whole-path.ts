@@ -54,15 +54,9 @@ export interface CommandFigures {
   readonly maxRssBytes: number;
 }
 
-export interface WholePath {
-  readonly rounds: number;
-  readonly bigJournalBytes: number;
-  readonly appendedBytes: number;
-  readonly bigJobs: JournalDirectory;
-  readonly smallJobs: JournalDirectory;
+/** A build's figures: its commands, and each headline figure, a median over the rounds of the figure within each round. */
+export interface WholePathFigures {
   readonly commands: readonly CommandFigures[];
-  readonly ceilings: readonly number[];
-  /** Each headline figure, a median over the rounds of the figure within each round. */
   readonly headerReadyMs: number;
   readonly endToEndOverParseOnly: number;
   readonly resumedShareOfPlainGate: number;
@@ -72,9 +66,25 @@ export interface WholePath {
   readonly firstSnapshotOverPlainGate: number;
   readonly bigJobs2OverJobs1: number;
   readonly smallJobs2OverJobs1: number;
-  readonly ceiling: number;
   readonly smallJournalsPerSecondJobs1: number;
 }
+
+export interface WholePath extends WholePathFigures {
+  readonly rounds: number;
+  readonly bigJournalBytes: number;
+  readonly appendedBytes: number;
+  readonly bigJobs: JournalDirectory;
+  readonly smallJobs: JournalDirectory;
+  readonly ceilings: readonly number[];
+  /** The median of the rounds' two-thread ceilings. */
+  readonly ceiling: number;
+  /** An earlier build's figures, measured in the same rounds: its CLI, and its figures. */
+  readonly earlier: (WholePathFigures & { readonly cli: string }) | null;
+}
+
+/** What starts a command's name: whose CLI it runs. */
+const THIS_BUILD = "this:";
+const EARLIER_BUILD = "earlier:";
 
 type Measured = CommandUsage & { readonly wallMs: number };
 
@@ -86,66 +96,51 @@ interface Command {
   readonly before?: () => void;
 }
 
+interface Journals {
+  readonly headerBig: JournalFile;
+  readonly headerSmall: JournalFile;
+  readonly big: JournalFile;
+  readonly plus: JournalFile;
+  readonly bigJobs: JournalDirectory;
+  readonly smallJobs: JournalDirectory;
+}
+
+/**
+ * Measures this build's CLI, and `earlierCli` (another build's dist/src/cli/main.js) when given,
+ * its commands taking their turns in the same rounds.
+ */
 export async function measureWholePath(
   rounds: number,
   log: (text: string) => void,
+  earlierCli: string | null = null,
 ): Promise<WholePath> {
   mkdirSync(WORK, { recursive: true });
   log("  writing or reusing the journals…");
-  const headerBig = await campaignJournal({ ...BIG_CAMPAIGN, events: 0 }, WORK);
-  const headerSmall = await campaignJournal({ ...BIG_CAMPAIGN, nodes: 10, events: 0 }, WORK);
   const big = await campaignJournal({ ...BIG_CAMPAIGN, events: BIG_EVENTS }, WORK);
   const plus = await campaignJournal(
     { ...BIG_CAMPAIGN, events: BIG_EVENTS + APPENDED_EVENTS },
     WORK,
   );
   await requirePrefix(big, plus);
-  const bigJobs = await journalDirectory(8, 600_000, 500);
-  const smallJobs = await journalDirectory(10_000, 20, 6);
-
-  const snapshot = join(WORK, "gate.snapshot");
-  const covering = join(WORK, "gate-covering.snapshot");
-  rmSync(covering, { force: true });
-  await run([CLI, "gate", big.path, "--snapshot", covering], "the covering snapshot");
-
-  const audit = (args: readonly string[]) => [CLI, "audit", "--quiet", ...args];
-  const commands: Command[] = [
-    { name: "header-1e5", shown: "audit HEADER(10⁵ nodes)", argv: audit([headerBig.path]) },
-    { name: "header-10", shown: "audit HEADER(10 nodes)", argv: audit([headerSmall.path]) },
-    { name: "audit-big", shown: "audit BIG", argv: audit([big.path]) },
-    { name: "parse-only-big", shown: "parse-only BIG", argv: [PARSE_ONLY, big.path] },
-    { name: "gate-plain", shown: "gate BIG", argv: [CLI, "gate", big.path] },
-    {
-      name: "gate-first-snapshot",
-      shown: "gate BIG --snapshot S (no S yet)",
-      argv: [CLI, "gate", big.path, "--snapshot", snapshot],
-      before: () => rmSync(snapshot, { force: true }),
-    },
-    {
-      name: "gate-resumed",
-      shown: "gate BIG --snapshot S (S covers BIG)",
-      argv: [CLI, "gate", big.path, "--snapshot", snapshot],
-      before: () => copyFileSync(covering, snapshot),
-    },
-    {
-      name: "gate-resumed-appended",
-      shown: "gate BIG+1MB --snapshot S (S covers BIG)",
-      argv: [CLI, "gate", plus.path, "--snapshot", snapshot],
-      before: () => copyFileSync(covering, snapshot),
-    },
-    ...[1, 2].flatMap((jobs) => [
-      {
-        name: `jobs${jobs}-big`,
-        shown: `audit --jobs ${jobs} DIR(8 × 77 MB)`,
-        argv: audit(["--format", "ndjson", "--jobs", String(jobs), bigJobs.directory]),
-      },
-      {
-        name: `jobs${jobs}-small`,
-        shown: `audit --jobs ${jobs} DIR(10 000 × 20 events)`,
-        argv: audit(["--format", "ndjson", "--jobs", String(jobs), smallJobs.directory]),
-      },
-    ]),
+  const journals: Journals = {
+    headerBig: await campaignJournal({ ...BIG_CAMPAIGN, events: 0 }, WORK),
+    headerSmall: await campaignJournal({ ...BIG_CAMPAIGN, nodes: 10, events: 0 }, WORK),
+    big,
+    plus,
+    bigJobs: await journalDirectory(8, 600_000, 500),
+    smallJobs: await journalDirectory(10_000, 20, 6),
+  };
+  const parseOnly: Command = {
+    name: "parse-only-big",
+    shown: "parse-only BIG",
+    argv: [PARSE_ONLY, big.path],
+  };
+  const builds = [
+    { key: THIS_BUILD, cli: CLI },
+    ...(earlierCli === null ? [] : [{ key: EARLIER_BUILD, cli: earlierCli }]),
   ];
+  const commands: Command[] = [parseOnly];
+  for (const build of builds) commands.push(...(await commandsOf(build.cli, build.key, journals)));
 
   const samples = new Map(commands.map((c) => [c.name, [] as Measured[]]));
   const ceilings: number[] = [];
@@ -167,35 +162,91 @@ export async function measureWholePath(
     median(Array.from({ length: rounds }, (_, round) => f(round)));
   const wall = (name: string, round: number) => (runs(name)[round] as Measured).wallMs;
   const appendedBytes = plus.bytes - big.bytes;
+  const figuresOf = (key: string): WholePathFigures => {
+    const at = (name: string, round: number) => wall(key + name, round);
+    const own = commands.filter((command) => command === parseOnly || command.name.startsWith(key));
+    return {
+      commands: own.map((command) => ({
+        name: command.name.slice(command === parseOnly ? 0 : key.length),
+        shown: command.shown,
+        wallMs: runs(command.name).map((r) => r.wallMs),
+        cpuMs: runs(command.name).map((r) => r.cpuMs),
+        maxRssBytes: Math.max(...runs(command.name).map((r) => r.maxRssBytes)),
+      })),
+      headerReadyMs: perRound((r) => at("header-1e5", r) - at("header-10", r)),
+      endToEndOverParseOnly: perRound((r) => wall(parseOnly.name, r) / at("audit-big", r)),
+      resumedShareOfPlainGate: perRound((r) => at("gate-resumed", r) / at("gate-plain", r)),
+      appendedExtraMs: perRound((r) => at("gate-resumed-appended", r) - at("gate-resumed", r)),
+      appendedAuditMs: perRound((r) => (at("gate-plain", r) * appendedBytes) / big.bytes),
+      firstSnapshotOverPlainGate: perRound(
+        (r) => at("gate-first-snapshot", r) / at("gate-plain", r),
+      ),
+      bigJobs2OverJobs1: perRound((r) => at("jobs1-big", r) / at("jobs2-big", r)),
+      smallJobs2OverJobs1: perRound((r) => at("jobs1-small", r) / at("jobs2-small", r)),
+      smallJournalsPerSecondJobs1: perRound(
+        (r) => journals.smallJobs.journals / (at("jobs1-small", r) / 1000),
+      ),
+    };
+  };
   return {
+    ...figuresOf(THIS_BUILD),
     rounds,
     bigJournalBytes: big.bytes,
     appendedBytes,
-    bigJobs,
-    smallJobs,
-    commands: commands.map((command) => ({
-      name: command.name,
-      shown: command.shown,
-      wallMs: runs(command.name).map((r) => r.wallMs),
-      cpuMs: runs(command.name).map((r) => r.cpuMs),
-      maxRssBytes: Math.max(...runs(command.name).map((r) => r.maxRssBytes)),
-    })),
+    bigJobs: journals.bigJobs,
+    smallJobs: journals.smallJobs,
     ceilings,
-    headerReadyMs: perRound((r) => wall("header-1e5", r) - wall("header-10", r)),
-    endToEndOverParseOnly: perRound((r) => wall("parse-only-big", r) / wall("audit-big", r)),
-    resumedShareOfPlainGate: perRound((r) => wall("gate-resumed", r) / wall("gate-plain", r)),
-    appendedExtraMs: perRound((r) => wall("gate-resumed-appended", r) - wall("gate-resumed", r)),
-    appendedAuditMs: perRound((r) => (wall("gate-plain", r) * appendedBytes) / big.bytes),
-    firstSnapshotOverPlainGate: perRound(
-      (r) => wall("gate-first-snapshot", r) / wall("gate-plain", r),
-    ),
-    bigJobs2OverJobs1: perRound((r) => wall("jobs1-big", r) / wall("jobs2-big", r)),
-    smallJobs2OverJobs1: perRound((r) => wall("jobs1-small", r) / wall("jobs2-small", r)),
     ceiling: median(ceilings),
-    smallJournalsPerSecondJobs1: perRound(
-      (r) => smallJobs.journals / (wall("jobs1-small", r) / 1000),
-    ),
+    earlier: earlierCli === null ? null : { ...figuresOf(EARLIER_BUILD), cli: earlierCli },
   };
+}
+
+/** The commands of one build's CLI; `key` starts their names. Makes the snapshot its gate resumes from. */
+async function commandsOf(cli: string, key: string, journals: Journals): Promise<Command[]> {
+  const { headerBig, headerSmall, big, plus, bigJobs, smallJobs } = journals;
+  const tag = key === THIS_BUILD ? "" : "-earlier";
+  const snapshot = join(WORK, `gate${tag}.snapshot`);
+  const covering = join(WORK, `gate${tag}-covering.snapshot`);
+  rmSync(covering, { force: true });
+  await run([cli, "gate", big.path, "--snapshot", covering], `${key}the covering snapshot`);
+  const audit = (args: readonly string[]) => [cli, "audit", "--quiet", ...args];
+  const shown = (text: string) => (key === THIS_BUILD ? text : `${text} (earlier build)`);
+  return [
+    { name: "header-1e5", shown: "audit HEADER(10⁵ nodes)", argv: audit([headerBig.path]) },
+    { name: "header-10", shown: "audit HEADER(10 nodes)", argv: audit([headerSmall.path]) },
+    { name: "audit-big", shown: "audit BIG", argv: audit([big.path]) },
+    { name: "gate-plain", shown: "gate BIG", argv: [cli, "gate", big.path] },
+    {
+      name: "gate-first-snapshot",
+      shown: "gate BIG --snapshot S (no S yet)",
+      argv: [cli, "gate", big.path, "--snapshot", snapshot],
+      before: () => rmSync(snapshot, { force: true }),
+    },
+    {
+      name: "gate-resumed",
+      shown: "gate BIG --snapshot S (S covers BIG)",
+      argv: [cli, "gate", big.path, "--snapshot", snapshot],
+      before: () => copyFileSync(covering, snapshot),
+    },
+    {
+      name: "gate-resumed-appended",
+      shown: "gate BIG+1MB --snapshot S (S covers BIG)",
+      argv: [cli, "gate", plus.path, "--snapshot", snapshot],
+      before: () => copyFileSync(covering, snapshot),
+    },
+    ...[1, 2].flatMap((jobs) => [
+      {
+        name: `jobs${jobs}-big`,
+        shown: `audit --jobs ${jobs} DIR(8 × 77 MB)`,
+        argv: audit(["--format", "ndjson", "--jobs", String(jobs), bigJobs.directory]),
+      },
+      {
+        name: `jobs${jobs}-small`,
+        shown: `audit --jobs ${jobs} DIR(10 000 × 20 events)`,
+        argv: audit(["--format", "ndjson", "--jobs", String(jobs), smallJobs.directory]),
+      },
+    ]),
+  ].map((command) => ({ ...command, name: key + command.name, shown: shown(command.shown) }));
 }
 
 /** Runs `node ARGV` to its end; it must exit 0. Its wall time, CPU time and peak RSS. */

@@ -71,6 +71,7 @@ const WHOLE: WholePath = {
   smallJobs2OverJobs1: 0.92,
   ceiling: 1.95,
   smallJournalsPerSecondJobs1: 7924,
+  earlier: null,
 };
 
 function line(lines: readonly TargetLine[], target: string): TargetLine {
@@ -118,6 +119,40 @@ describe("the targets of BENCHMARKS.md", () => {
     });
     expect(line(lines, "operations: WASM engine")).toMatchObject({ after: "2.50×", met: false });
     expect(line(lines, "executive: WASM engine")).toMatchObject({ after: null, met: null });
+  });
+
+  it("take the whole path's before from an earlier build measured in the same rounds", () => {
+    const earlier = {
+      ...WHOLE,
+      headerReadyMs: 480,
+      resumedShareOfPlainGate: 3.9,
+      cli: "old/cli.js",
+    };
+    const lines = targetLines(ROWS, { ...WHOLE, earlier });
+    expect(line(lines, "10⁵-node header ready")).toMatchObject({
+      before: "480 ms ¹",
+      after: "40 ms",
+    });
+    expect(line(lines, "`gate --snapshot`, nothing appended")).toMatchObject({
+      before: "3.90× ¹",
+      after: "0.70×",
+    });
+    // The engines' rows have no earlier build: their before stays the one measured before.
+    expect(line(lines, "JSONL audit, one core")).toMatchObject({ before: "431–663 MB/s" });
+    const markdown = benchmarksMarkdown({
+      command: "npm run bench",
+      date: "2026-12-02 00:00 UTC",
+      machine: { cpu: "a CPU", cores: 2, memoryGiB: 24, node: "v20", os: "Linux", loadAtStart: 0 },
+      loadAtEnd: 0,
+      idleNodeRssBytes: 44 * 2 ** 20,
+      scales: [],
+      journalBytes: new Map(),
+      rows: [],
+      chartFiles: new Map(),
+      targets: lines,
+      wholePath: { ...WHOLE, earlier },
+    });
+    expect(markdown).toContain("with an earlier build's CLI: `old/cli.js`.");
   });
 
   it("say what a run without the whole path did not measure", () => {
