@@ -9,7 +9,6 @@
 
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
-import { concatBytes } from "../src/journal/bytes.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
@@ -210,16 +209,22 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
   const firstPath = pathCount === 0 ? 0 : kernel.pathPointer(0);
   const pathBytes = memory().slice(firstPath, firstPath + (pathEnds[pathCount - 1] ?? 0));
   const surfaceLengths = new Uint32Array(dag.nodes.length);
-  const idChunks: Uint8Array[] = [];
+  let idCount = 0;
   for (let node = 0; node < dag.nodes.length; node++) {
-    if (kernel.isSurfaceMalformed(node) !== 0) {
-      surfaceLengths[node] = MALFORMED_SURFACE;
-      continue;
-    }
-    const length = kernel.surfaceLength(node);
+    const length =
+      kernel.isSurfaceMalformed(node) !== 0 ? MALFORMED_SURFACE : kernel.surfaceLength(node);
     surfaceLengths[node] = length;
+    if (length !== MALFORMED_SURFACE) idCount += length;
+  }
+  // Kernel memory is little-endian, as the format is: the ids are copied as they lie.
+  const surfaceIds = new Uint8Array(idCount * 4);
+  const kernelBytes = memory();
+  for (let node = 0, at = 0; node < dag.nodes.length; node++) {
+    const length = surfaceLengths[node] as number;
+    if (length === MALFORMED_SURFACE) continue;
     const start = kernel.surfacePointer(node);
-    idChunks.push(memory().slice(start, start + length * 4));
+    surfaceIds.set(kernelBytes.subarray(start, start + length * 4), at);
+    at += length * 4;
   }
   const reportBytes = kernel.REPORT_BYTES.value as number;
   const report = memory().slice(kernel.reportPointer(), kernel.reportPointer() + reportBytes);
@@ -240,8 +245,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
     pathBytes: toBase64(pathBytes),
     pathEnds: toBase64(u32Bytes(pathEnds)),
     surfaceLengths: toBase64(u32Bytes(surfaceLengths)),
-    // Kernel memory is little-endian, as the format is: the ids are copied as they lie.
-    surfaceIds: toBase64(concatBytes(idChunks)),
+    surfaceIds: toBase64(surfaceIds),
     report: toBase64(report),
     subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
   };

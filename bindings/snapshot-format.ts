@@ -160,10 +160,38 @@ for (const [value, code] of DIGIT_CODES.entries()) DIGIT_VALUES[code] = value;
 const PAD = 0x3d; // "="
 
 /**
- * Base64 (RFC 4648, padded) in one pass over typed arrays: a snapshot of a large DAG is tens of
- * megabytes, and `btoa` over a string built from char codes ran at a few MB/s.
+ * Node's Buffer codes base64 natively, several times faster than the typed-array code below (a
+ * resumed gate over a 10⁵-node DAG decodes and encodes ~30 MB of it); a browser has none.
  */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Padded base64 as `fromBase64` accepts it: Buffer's own decoder skips what is not base64. */
+const PADDED_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** Base64 (RFC 4648, padded) of the bytes. */
 export function toBase64(bytes: Uint8Array): string {
+  if (NodeBuffer === undefined) return toBase64Portable(bytes);
+  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
+}
+
+/**
+ * The bytes of padded base64, in an array of their own; a character outside the alphabet or a
+ * wrong length is an error.
+ */
+export function fromBase64(text: string): Uint8Array {
+  if (NodeBuffer === undefined) return fromBase64Portable(text);
+  if (text.length % 4 !== 0) throw new Error("base64 of a length that is not a multiple of 4");
+  if (!PADDED_BASE64.test(text)) throw new Error("a character that is not base64");
+  // A copy: a small Buffer is a view into a pool shared with others.
+  return new Uint8Array(NodeBuffer.from(text, "base64"));
+}
+
+/**
+ * Base64 (RFC 4648, padded) in one pass over typed arrays, where there is no Buffer (a browser):
+ * a snapshot of a large DAG is tens of megabytes, and `btoa` over a string built from char codes
+ * ran at a few MB/s.
+ */
+export function toBase64Portable(bytes: Uint8Array): string {
   const out = new Uint8Array(4 * Math.ceil(bytes.length / 3));
   let at = 0;
   let i = 0;
@@ -186,8 +214,8 @@ export function toBase64(bytes: Uint8Array): string {
   return new TextDecoder().decode(out);
 }
 
-/** The bytes of padded base64; a character outside the alphabet or a wrong length is an error. */
-export function fromBase64(text: string): Uint8Array {
+/** `fromBase64` where there is no Buffer. */
+export function fromBase64Portable(text: string): Uint8Array {
   if (text.length % 4 !== 0) throw new Error("base64 of a length that is not a multiple of 4");
   const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
   const bytes = new Uint8Array((text.length / 4) * 3 - padding);
