@@ -119,7 +119,7 @@ export function benchmarksMarkdown(run: BenchmarkRun): string {
     "",
     "- Each engine runs in a worker process of its own; the workers take turns, one timed run each per round, the order rotating from round to round, after a warmup round. A run is one whole audit (or fold, or parse) of the journal file; tinybench times it; the figures are the **median** run (p50).",
     "- Journals come from `campaignLines` (src/generate/campaign.ts), for the operations model `operationsJournalChunks` (src/generate/operations/journal.ts) and for the executive model `executiveJournal` (src/generate/executive/journal.ts), and live in the OS temp folder, in the page cache after the first read. MB = 10⁶ bytes of JSONL.",
-    `- Peak memory is the worker's resident-set high-water mark (\`process.resourceUsage().maxRSS\`), Node itself included: an idle Node process reaches ${mib(run.idleNodeRssBytes)}. For the object API and the kernel alone it includes the events parsed before the timed runs (the object API needs them in memory).`,
+    `- Peak memory is the worker's resident-set high-water mark (VmHWM of /proc/self/status on Linux: \`ru_maxrss\` there includes the parent's resident set at the fork; bench/peak-rss.ts), Node itself included: an idle Node process reaches ${mib(run.idleNodeRssBytes)}. For the object API and the kernel alone it includes the events parsed before the timed runs (the object API needs them in memory).`,
     "- Before a figure is reported the run checks that the engines agree: the auditors' reports deep-equal the WASM engine's (of the journal's model) on the same span of the journal, XState's and the kernel's final counts match, the parse-only loop parsed every line.",
     "- An engine that cannot finish a scale within a few minutes runs on a prefix of the journal (the header and the first events), marked below with how far it got.",
     "",
@@ -157,7 +157,7 @@ function targetsTable(lines: readonly TargetLine[], earlierCli: string | null): 
     ...(earlierCli === null
       ? []
       : [
-          `¹ Measured in this run, in the same rounds as this build's commands, with an earlier build's CLI: \`${earlierCli}\`.`,
+          `¹ Measured in this run, in the same rounds as this build's commands, with an earlier build's CLI (${earlierCli}).`,
           "",
         ]),
   ];

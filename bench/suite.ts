@@ -282,11 +282,8 @@ function chart(model: BenchedModel, all: readonly Row[]): string {
 
 /** The resident set of a Node process that does nothing: the floor under every peak RSS figure. */
 function idleNodeRss(): number {
-  const output = execFileSync(process.execPath, [
-    "-e",
-    "console.log(process.resourceUsage().maxRSS)",
-  ]);
-  return Number(output.toString().trim()) * 1024;
+  const output = execFileSync(process.execPath, [join(import.meta.dirname, "peak-rss-command.js")]);
+  return Number(output.toString().trim());
 }
 
 function pick(names: string, from: readonly Scale[]): Scale[] {

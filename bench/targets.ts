@@ -148,7 +148,7 @@ export function targetLines(rows: readonly Row[], whole: WholePath | null): Targ
       "≤ auditing 1 MB",
       "not measured",
       (w) => ({
-        after: `+${w.appendedExtraMs.toFixed(0)} ms (auditing ${appendedMb} MB: ${w.appendedAuditMs.toFixed(0)} ms)`,
+        after: `${w.appendedExtraMs >= 0 ? "+" : "−"}${Math.abs(w.appendedExtraMs).toFixed(0)} ms (auditing ${appendedMb} MB: ${w.appendedAuditMs.toFixed(0)} ms)`,
         // Two process runs differ by their noise too: within 50 ms of the audit's cost counts.
         met: w.appendedExtraMs <= w.appendedAuditMs + 50,
       }),

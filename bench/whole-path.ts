@@ -16,11 +16,11 @@
  *
  * Peak RSS and CPU time come from the command itself (command-usage.ts, preloaded).
  */
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { copyFileSync, createReadStream, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { CommandUsage } from "./command-usage.js";
 import { type JournalDirectory, journalDirectory, parallelCeiling } from "./jobs.js";
 import { campaignJournal, type JournalFile } from "./journal-files.js";
@@ -78,7 +78,10 @@ export interface WholePath extends WholePathFigures {
   readonly ceilings: readonly number[];
   /** The median of the rounds' two-thread ceilings. */
   readonly ceiling: number;
-  /** An earlier build's figures, measured in the same rounds: its CLI, and its figures. */
+  /**
+   * An earlier build's figures, measured in the same rounds, and that build: its commit when its
+   * CLI lies in a git checkout, else the CLI's path.
+   */
   readonly earlier: (WholePathFigures & { readonly cli: string }) | null;
 }
 
@@ -197,7 +200,7 @@ export async function measureWholePath(
     smallJobs: journals.smallJobs,
     ceilings,
     ceiling: median(ceilings),
-    earlier: earlierCli === null ? null : { ...figuresOf(EARLIER_BUILD), cli: earlierCli },
+    earlier: earlierCli === null ? null : { ...figuresOf(EARLIER_BUILD), cli: buildOf(earlierCli) },
   };
 }
 
@@ -247,6 +250,16 @@ async function commandsOf(cli: string, key: string, journals: Journals): Promise
       },
     ]),
   ].map((command) => ({ ...command, name: key + command.name, shown: shown(command.shown) }));
+}
+
+/** "commit 801ac9a" for a CLI in a git checkout, else its path. */
+function buildOf(cli: string): string {
+  try {
+    const commit = execFileSync("git", ["-C", dirname(cli), "rev-parse", "--short", "HEAD"]);
+    return `commit ${commit.toString().trim()}`;
+  } catch {
+    return cli;
+  }
 }
 
 /** Runs `node ARGV` to its end; it must exit 0. Its wall time, CPU time and peak RSS. */

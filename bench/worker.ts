@@ -10,6 +10,7 @@
  */
 import { Bench } from "tinybench";
 import { type EngineName, type Finding, isEngineName, prepareEngine } from "./engines.js";
+import { peakRssBytes } from "./peak-rss.js";
 
 export type WorkerRequest = { readonly run: number } | { readonly exit: true };
 export type WorkerReply =
@@ -31,7 +32,7 @@ try {
   send({ ready: performance.now() - started });
   process.on("message", (request: WorkerRequest) => {
     if ("exit" in request) {
-      send({ maxRssBytes: process.resourceUsage().maxRSS * 1024 });
+      send({ maxRssBytes: peakRssBytes() });
       process.disconnect();
       return;
     }
