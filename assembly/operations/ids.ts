@@ -8,7 +8,11 @@
  *   0  u32 slots (u32 entry pointers; 0 is empty)
  *   4  u32 capacity (a power of two)
  *   8  u32 entries
- * Linear probing; the slots double when half full (the entries stay where they are). Every entry
+ *   12 u32 recent: RECENT_SLOTS entry pointers, direct-mapped by the hash's high half
+ * Linear probing; the slots double when half full (the entries stay where they are). The recent
+ * entries are the ones last found or inserted: a journal names the same few running ops and its
+ * freshly reserved effects over and over, and a hit there costs no probe into slots that, for
+ * millions of effect ids, lie far outside the cache. Every entry
  * starts with ENTRY_HEADER_BYTES:
  *   0  u64 hash
  *   8  u32 id pointer
@@ -28,16 +32,27 @@ export const ENTRY_ID_LENGTH: usize = 12;
 export const ENTRY_OP: usize = 16;
 
 const INITIAL_CAPACITY: u32 = 1024;
+const RECENT_SLOTS: u32 = 1024;
 const OP_MIX: u64 = 0x9e3779b97f4a7c15;
 
 export function createTable(table: usize): bool {
   const slots = reserve(<usize>INITIAL_CAPACITY * 4);
-  if (slots == 0) return false;
+  const recent = reserve(<usize>RECENT_SLOTS * 4);
+  if (slots == 0 || recent == 0) return false;
   memory.fill(slots, 0, <usize>INITIAL_CAPACITY * 4);
+  memory.fill(recent, 0, <usize>RECENT_SLOTS * 4);
   store<u32>(table, <u32>slots);
   store<u32>(table, INITIAL_CAPACITY, 4);
   store<u32>(table, 0, 8);
+  store<u32>(table, <u32>recent, 12);
   return true;
+}
+
+/** Where the entry of this hash is remembered among the table's recent ones. */
+// @ts-expect-error: decorator
+@inline
+function recentSlot(table: usize, hash: u64): usize {
+  return <usize>load<u32>(table, 12) + ((<usize>(hash >> 32) & (RECENT_SLOTS - 1)) << 2);
 }
 
 export function entryCount(table: usize): u32 {
@@ -71,20 +86,30 @@ export function bytesEqual(a: usize, b: usize, length: usize): bool {
   return true;
 }
 
+// @ts-expect-error: decorator
+@inline
+function isEntryOf(entry: usize, hash: u64, pointer: usize, length: usize, op: usize): bool {
+  return (
+    load<u64>(entry, ENTRY_HASH) == hash &&
+    <usize>load<u32>(entry, ENTRY_ID_LENGTH) == length &&
+    (op == 0 || <usize>load<u32>(entry, ENTRY_OP) == op) &&
+    bytesEqual(<usize>load<u32>(entry, ENTRY_ID), pointer, length)
+  );
+}
+
 /** The entry with this id (and, when `op` is not 0, this op), or 0. */
 export function find(table: usize, hash: u64, pointer: usize, length: usize, op: usize): usize {
+  const recent = recentSlot(table, hash);
+  const remembered = <usize>load<u32>(recent);
+  if (remembered != 0 && isEntryOf(remembered, hash, pointer, length, op)) return remembered;
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
   let i = <u32>hash & mask;
   while (true) {
     const entry = <usize>load<u32>(slots + <usize>i * 4);
     if (entry == 0) return 0;
-    if (
-      load<u64>(entry, ENTRY_HASH) == hash &&
-      <usize>load<u32>(entry, ENTRY_ID_LENGTH) == length &&
-      (op == 0 || <usize>load<u32>(entry, ENTRY_OP) == op) &&
-      bytesEqual(<usize>load<u32>(entry, ENTRY_ID), pointer, length)
-    ) {
+    if (isEntryOf(entry, hash, pointer, length, op)) {
+      store<u32>(recent, <u32>entry);
       return entry;
     }
     i = (i + 1) & mask;
@@ -117,11 +142,14 @@ export function insert(table: usize, entry: usize): bool {
   }
   place(<usize>load<u32>(table), load<u32>(table, 4) - 1, entry);
   store<u32>(table, count, 8);
+  store<u32>(recentSlot(table, load<u64>(entry, ENTRY_HASH)), <u32>entry);
   return true;
 }
 
 /** Removes an entry that is in the table, closing the gap (backward-shift deletion). */
 export function remove(table: usize, entry: usize): void {
+  const recent = recentSlot(table, load<u64>(entry, ENTRY_HASH));
+  if (<usize>load<u32>(recent) == entry) store<u32>(recent, 0);
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
   let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;

@@ -68,6 +68,8 @@ const keyScratch = memory.data(<i32>ESCAPED_NAME_BYTES_MAX);
  * that opens one of those objects clears the fields an earlier duplicate's object left, so the
  * last duplicate wins whole.
  */
+// @ts-expect-error: decorator
+@inline
 export function pathOfMember(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
   let key = keyStart;
   let length = keyEnd - keyStart;
@@ -119,6 +121,8 @@ export function pathOfMember(depth: usize, parent: i32, keyStart: usize, keyEnd:
  * where the length is not a multiple of the word (the constants are the keys' ASCII bytes, e.g.
  * 0x706f = "op").
  */
+// @ts-expect-error: decorator
+@inline
 function topPath(key: usize, length: usize): i32 {
   switch (<i32>length) {
     case 2:
@@ -243,6 +247,8 @@ function enumerationCode(type: i32, p: usize, n: usize): i32 {
 }
 
 /** Whether the present value at `path` fits `type` (its value or text is then in the slot). */
+// @ts-expect-error: decorator
+@inline
 function fits(path: i32, type: i32): bool {
   const start = valueStart(path);
   const json = jsonKind(start);
@@ -288,8 +294,27 @@ function fits(path: i32, type: i32): bool {
 /**
  * Checks one field (the reference's `fieldsProblem` step): missing and required, present and of
  * the wrong type, a problem inside it, a companion missing. False with the fault noted.
+ * Inlined, as `fits` is: every call site names its type, so each check compiles to that type's
+ * code alone.
  */
+// @ts-expect-error: decorator
+@inline
 function checkField(path: i32, type: i32, required: bool, companion: i32): bool {
+  if (!checkPresence(path, type, required)) return false;
+  if (type >= FieldType.POLICY && isPresent(path) && !checkMembers(type)) return false;
+  if (companion != Path.NONE && isPresent(path) && !isPresent(companion)) {
+    faultProblem = Problem.WITHOUT_COMPANION;
+    faultPath = path;
+    faultCompanion = companion;
+    return false;
+  }
+  return true;
+}
+
+/** Missing and required, or present and of the wrong type: false with the fault noted. */
+// @ts-expect-error: decorator
+@inline
+function checkPresence(path: i32, type: i32, required: bool): bool {
   if (!isPresent(path)) {
     if (!required) return true;
     faultProblem = Problem.MISSING_FIELD;
@@ -302,33 +327,41 @@ function checkField(path: i32, type: i32, required: bool, companion: i32): bool 
     faultExpected = type;
     return false;
   }
-  if (type == FieldType.POLICY) {
-    if (!checkField(Path.POLICY_MAX_ATTEMPTS, FieldType.ATTEMPT_BUDGET, true, Path.NONE)) return false;
-    if (!checkField(Path.POLICY_BASE_DELAY_MS, FieldType.COUNT, true, Path.NONE)) return false;
-    if (!checkField(Path.POLICY_MAX_DELAY_MS, FieldType.COUNT, true, Path.NONE)) return false;
-  } else if (type == FieldType.REQUEST) {
-    if (!checkField(Path.REQUEST_PROVIDER, FieldType.STRING, true, Path.NONE)) return false;
-    if (!checkField(Path.REQUEST_MODEL, FieldType.STRING, true, Path.NONE)) return false;
-    if (!checkField(Path.REQUEST_API, FieldType.STRING, true, Path.NONE)) return false;
-  } else if (type == FieldType.RESPONSE) {
-    if (!checkField(Path.RESPONSE_STOP, FieldType.STOP_REASON, true, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_ERROR_MESSAGE, FieldType.STRING, false, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_OUTPUT_TOKENS, FieldType.COUNT, false, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_TOOL_CALLS, FieldType.COUNT, false, Path.NONE)) return false;
-    if (!checkField(Path.RESPONSE_HANDLE, FieldType.HANDLE, false, Path.NONE)) return false;
-  } else if (type == FieldType.HANDLE) {
-    if (!checkField(Path.HANDLE_ID, FieldType.STRING, true, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_PROVIDER, FieldType.STRING, true, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_MODEL, FieldType.STRING, true, Path.NONE)) return false;
-    if (!checkField(Path.HANDLE_API, FieldType.STRING, true, Path.NONE)) return false;
-  }
-  if (companion != Path.NONE && !isPresent(companion)) {
-    faultProblem = Problem.WITHOUT_COMPANION;
-    faultPath = path;
-    faultCompanion = companion;
-    return false;
-  }
   return true;
+}
+
+/** The members of a present object field of `type` (POLICY, REQUEST, RESPONSE, HANDLE). */
+function checkMembers(type: i32): bool {
+  if (type == FieldType.POLICY) {
+    return (
+      checkPresence(Path.POLICY_MAX_ATTEMPTS, FieldType.ATTEMPT_BUDGET, true) &&
+      checkPresence(Path.POLICY_BASE_DELAY_MS, FieldType.COUNT, true) &&
+      checkPresence(Path.POLICY_MAX_DELAY_MS, FieldType.COUNT, true)
+    );
+  }
+  if (type == FieldType.REQUEST) {
+    return (
+      checkPresence(Path.REQUEST_PROVIDER, FieldType.STRING, true) &&
+      checkPresence(Path.REQUEST_MODEL, FieldType.STRING, true) &&
+      checkPresence(Path.REQUEST_API, FieldType.STRING, true)
+    );
+  }
+  if (type == FieldType.RESPONSE) {
+    return (
+      checkPresence(Path.RESPONSE_STOP, FieldType.STOP_REASON, true) &&
+      checkPresence(Path.RESPONSE_ERROR_MESSAGE, FieldType.STRING, false) &&
+      checkPresence(Path.RESPONSE_OUTPUT_TOKENS, FieldType.COUNT, false) &&
+      checkPresence(Path.RESPONSE_TOOL_CALLS, FieldType.COUNT, false) &&
+      checkPresence(Path.RESPONSE_HANDLE, FieldType.HANDLE, false) &&
+      (!isPresent(Path.RESPONSE_HANDLE) || checkMembers(FieldType.HANDLE))
+    );
+  }
+  return (
+    checkPresence(Path.HANDLE_ID, FieldType.STRING, true) &&
+    checkPresence(Path.HANDLE_PROVIDER, FieldType.STRING, true) &&
+    checkPresence(Path.HANDLE_MODEL, FieldType.STRING, true) &&
+    checkPresence(Path.HANDLE_API, FieldType.STRING, true)
+  );
 }
 
 /**
