@@ -5,11 +5,14 @@
  * SipHash of ../hash.ts, so ids crafted to collide cannot be written without the host's key.
  *
  * A table descriptor, TABLE_BYTES:
- *   0  u32 slots (u32 entry pointers; 0 is empty)
+ *   0  u32 slots, SLOT_BYTES each: u32 entry pointer (0 is empty), u32 its hash's high half
  *   4  u32 capacity (a power of two)
  *   8  u32 entries
  *   12 u32 recent: RECENT_SLOTS entry pointers, direct-mapped by the hash's high half
- * Linear probing; the slots double when half full (the entries stay where they are). The recent
+ * Linear probing; the slots double when half full (the entries stay where they are). A slot
+ * carries its entry's hash so a probe passes another id's slot without reading its entry: with
+ * millions of ids, each entry read is a cache miss, and an absent id (every fresh effect) meets
+ * one occupied slot in two before its empty one. The recent
  * entries are the ones last found or inserted: a journal names the same few running ops and its
  * freshly reserved effects over and over, and a hit there costs no probe into slots that, for
  * millions of effect ids, lie far outside the cache. Every entry
@@ -24,6 +27,7 @@ import { hashBytes } from "../hash";
 import { reserve } from "../memory";
 
 export const TABLE_BYTES: usize = 16;
+const SLOT_BYTES: usize = 8;
 export const ENTRY_HEADER_BYTES: usize = 16;
 export const ENTRY_HASH: usize = 0;
 export const ENTRY_ID: usize = 8;
@@ -36,10 +40,10 @@ const RECENT_SLOTS: u32 = 1024;
 const OP_MIX: u64 = 0x9e3779b97f4a7c15;
 
 export function createTable(table: usize): bool {
-  const slots = reserve(<usize>INITIAL_CAPACITY * 4);
+  const slots = reserve(<usize>INITIAL_CAPACITY * SLOT_BYTES);
   const recent = reserve(<usize>RECENT_SLOTS * 4);
   if (slots == 0 || recent == 0) return false;
-  memory.fill(slots, 0, <usize>INITIAL_CAPACITY * 4);
+  memory.fill(slots, 0, <usize>INITIAL_CAPACITY * SLOT_BYTES);
   memory.fill(recent, 0, <usize>RECENT_SLOTS * 4);
   store<u32>(table, <u32>slots);
   store<u32>(table, INITIAL_CAPACITY, 4);
@@ -59,12 +63,14 @@ export function entryCount(table: usize): u32 {
   return load<u32>(table, 8);
 }
 
-/** The table's slot array and its capacity: each slot holds an entry pointer, or 0. */
-export function slotsOf(table: usize): usize {
-  return <usize>load<u32>(table);
-}
-export function capacityOf(table: usize): u32 {
-  return load<u32>(table, 4);
+/** Calls `visit` with each entry of the table, in slot order. */
+export function forEachEntry(table: usize, visit: (entry: usize) => void): void {
+  const slots = <usize>load<u32>(table);
+  const capacity = load<u32>(table, 4);
+  for (let i: u32 = 0; i < capacity; i++) {
+    const entry = <usize>load<u32>(slots + <usize>i * SLOT_BYTES);
+    if (entry != 0) visit(entry);
+  }
 }
 
 export function idHash(pointer: usize, length: usize): u64 {
@@ -104,11 +110,13 @@ export function find(table: usize, hash: u64, pointer: usize, length: usize, op:
   if (remembered != 0 && isEntryOf(remembered, hash, pointer, length, op)) return remembered;
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
+  const tag = <u32>(hash >> 32);
   let i = <u32>hash & mask;
   while (true) {
-    const entry = <usize>load<u32>(slots + <usize>i * 4);
+    const at = slots + <usize>i * SLOT_BYTES;
+    const entry = <usize>load<u32>(at);
     if (entry == 0) return 0;
-    if (isEntryOf(entry, hash, pointer, length, op)) {
+    if (load<u32>(at, 4) == tag && isEntryOf(entry, hash, pointer, length, op)) {
       store<u32>(recent, <u32>entry);
       return entry;
     }
@@ -118,9 +126,11 @@ export function find(table: usize, hash: u64, pointer: usize, length: usize, op:
 }
 
 function place(slots: usize, mask: u32, entry: usize): void {
-  let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;
-  while (load<u32>(slots + <usize>i * 4) != 0) i = (i + 1) & mask;
-  store<u32>(slots + <usize>i * 4, <u32>entry);
+  const hash = load<u64>(entry, ENTRY_HASH);
+  let i = <u32>hash & mask;
+  while (load<u32>(slots + <usize>i * SLOT_BYTES) != 0) i = (i + 1) & mask;
+  store<u32>(slots + <usize>i * SLOT_BYTES, <u32>entry);
+  store<u32>(slots + <usize>i * SLOT_BYTES, <u32>(hash >> 32), 4);
 }
 
 /** Adds an entry (its header filled in, its id not yet in the table). False when memory is exhausted. */
@@ -129,12 +139,12 @@ export function insert(table: usize, entry: usize): bool {
   const count = load<u32>(table, 8) + 1;
   if (count * 2 > capacity) {
     const grown = capacity << 1;
-    const slots = reserve(<usize>grown * 4);
+    const slots = reserve(<usize>grown * SLOT_BYTES);
     if (slots == 0) return false;
-    memory.fill(slots, 0, <usize>grown * 4);
+    memory.fill(slots, 0, <usize>grown * SLOT_BYTES);
     const old = <usize>load<u32>(table);
     for (let i: u32 = 0; i < capacity; i++) {
-      const e = <usize>load<u32>(old + <usize>i * 4);
+      const e = <usize>load<u32>(old + <usize>i * SLOT_BYTES);
       if (e != 0) place(slots, grown - 1, e);
     }
     store<u32>(table, <u32>slots);
@@ -153,20 +163,20 @@ export function remove(table: usize, entry: usize): void {
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
   let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;
-  while (<usize>load<u32>(slots + <usize>i * 4) != entry) i = (i + 1) & mask;
+  while (<usize>load<u32>(slots + <usize>i * SLOT_BYTES) != entry) i = (i + 1) & mask;
   let j = i;
   while (true) {
     j = (j + 1) & mask;
-    const e = <usize>load<u32>(slots + <usize>j * 4);
+    const e = <usize>load<u32>(slots + <usize>j * SLOT_BYTES);
     if (e == 0) break;
     const home = <u32>load<u64>(e, ENTRY_HASH) & mask;
     // e may move into the gap at i when its home is not in (i, j] (cyclically).
     const inRange = i <= j ? home > i && home <= j : home > i || home <= j;
     if (!inRange) {
-      store<u32>(slots + <usize>i * 4, <u32>e);
+      store<u64>(slots + <usize>i * SLOT_BYTES, load<u64>(slots + <usize>j * SLOT_BYTES));
       i = j;
     }
   }
-  store<u32>(slots + <usize>i * 4, 0);
+  store<u64>(slots + <usize>i * SLOT_BYTES, 0);
   store<u32>(table, load<u32>(table, 8) - 1, 8);
 }

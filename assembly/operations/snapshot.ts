@@ -45,7 +45,7 @@ import {
   REPORT_RULES,
   stopped,
 } from "./audit";
-import { capacityOf, ENTRY_ID, ENTRY_ID_LENGTH, entryCount, idHash, slotsOf } from "./ids";
+import { ENTRY_ID, ENTRY_ID_LENGTH, entryCount, forEachEntry, idHash } from "./ids";
 import { Integrity, Problem } from "./integrity";
 import { FieldType, FinishedOutcome, Kind, Path } from "./records";
 import { Reason, Rule } from "./report";
@@ -170,15 +170,6 @@ function writeState(): void {
     );
   }
   put32(stopped ? 1 : 0);
-}
-
-function forEachEntry(table: usize, write: (entry: usize) => void): void {
-  const slots = slotsOf(table);
-  const capacity = capacityOf(table);
-  for (let i: u32 = 0; i < capacity; i++) {
-    const entry = <usize>load<u32>(slots + <usize>i * 4);
-    if (entry != 0) write(entry);
-  }
 }
 
 function writeStrand(strand: usize): void {
