@@ -5,14 +5,15 @@
  * SipHash of ../hash.ts, so ids crafted to collide cannot be written without the host's key.
  *
  * A table descriptor, TABLE_BYTES:
- *   0  u32 slots, SLOT_BYTES each: u32 entry pointer (0 is empty), u32 its hash's high half
+ *   0  u32 slots, SLOT_BYTES each: u32 entry pointer (0 is empty), u32 its hash's low half
  *   4  u32 capacity (a power of two)
  *   8  u32 entries
  *   12 u32 recent: RECENT_SLOTS entry pointers, direct-mapped by the hash's high half
  * Linear probing; the slots double when half full (the entries stay where they are). A slot
- * carries its entry's hash so a probe passes another id's slot without reading its entry: with
- * millions of ids, each entry read is a cache miss, and an absent id (every fresh effect) meets
- * one occupied slot in two before its empty one. The recent
+ * carries its entry's hash (the half that picks the slot) so a probe passes another id's slot,
+ * and growing or closing a gap moves slots, without reading their entries: with millions of ids,
+ * each entry read is a cache miss, and an absent id (every fresh effect) meets one occupied slot
+ * in two before its empty one. The recent
  * entries are the ones last found or inserted: a journal names the same few running ops and its
  * freshly reserved effects over and over, and a hit there costs no probe into slots that, for
  * millions of effect ids, lie far outside the cache. Every entry
@@ -110,13 +111,13 @@ export function find(table: usize, hash: u64, pointer: usize, length: usize, op:
   if (remembered != 0 && isEntryOf(remembered, hash, pointer, length, op)) return remembered;
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
-  const tag = <u32>(hash >> 32);
-  let i = <u32>hash & mask;
+  const low = <u32>hash;
+  let i = low & mask;
   while (true) {
     const at = slots + <usize>i * SLOT_BYTES;
     const entry = <usize>load<u32>(at);
     if (entry == 0) return 0;
-    if (load<u32>(at, 4) == tag && isEntryOf(entry, hash, pointer, length, op)) {
+    if (load<u32>(at, 4) == low && isEntryOf(entry, hash, pointer, length, op)) {
       store<u32>(recent, <u32>entry);
       return entry;
     }
@@ -125,12 +126,12 @@ export function find(table: usize, hash: u64, pointer: usize, length: usize, op:
   return 0;
 }
 
-function place(slots: usize, mask: u32, entry: usize): void {
-  const hash = load<u64>(entry, ENTRY_HASH);
-  let i = <u32>hash & mask;
+/** Puts the slot `entry` and `low` (its hash's low half) at the first free place from its home. */
+function place(slots: usize, mask: u32, entry: u32, low: u32): void {
+  let i = low & mask;
   while (load<u32>(slots + <usize>i * SLOT_BYTES) != 0) i = (i + 1) & mask;
-  store<u32>(slots + <usize>i * SLOT_BYTES, <u32>entry);
-  store<u32>(slots + <usize>i * SLOT_BYTES, <u32>(hash >> 32), 4);
+  store<u32>(slots + <usize>i * SLOT_BYTES, entry);
+  store<u32>(slots + <usize>i * SLOT_BYTES, low, 4);
 }
 
 /** Adds an entry (its header filled in, its id not yet in the table). False when memory is exhausted. */
@@ -144,13 +145,13 @@ export function insert(table: usize, entry: usize): bool {
     memory.fill(slots, 0, <usize>grown * SLOT_BYTES);
     const old = <usize>load<u32>(table);
     for (let i: u32 = 0; i < capacity; i++) {
-      const e = <usize>load<u32>(old + <usize>i * SLOT_BYTES);
-      if (e != 0) place(slots, grown - 1, e);
+      const e = load<u32>(old + <usize>i * SLOT_BYTES);
+      if (e != 0) place(slots, grown - 1, e, load<u32>(old + <usize>i * SLOT_BYTES, 4));
     }
     store<u32>(table, <u32>slots);
     store<u32>(table, grown, 4);
   }
-  place(<usize>load<u32>(table), load<u32>(table, 4) - 1, entry);
+  place(<usize>load<u32>(table), load<u32>(table, 4) - 1, <u32>entry, <u32>load<u64>(entry, ENTRY_HASH));
   store<u32>(table, count, 8);
   store<u32>(recentSlot(table, load<u64>(entry, ENTRY_HASH)), <u32>entry);
   return true;
@@ -167,10 +168,9 @@ export function remove(table: usize, entry: usize): void {
   let j = i;
   while (true) {
     j = (j + 1) & mask;
-    const e = <usize>load<u32>(slots + <usize>j * SLOT_BYTES);
-    if (e == 0) break;
-    const home = <u32>load<u64>(e, ENTRY_HASH) & mask;
-    // e may move into the gap at i when its home is not in (i, j] (cyclically).
+    if (load<u32>(slots + <usize>j * SLOT_BYTES) == 0) break;
+    const home = load<u32>(slots + <usize>j * SLOT_BYTES, 4) & mask;
+    // The slot at j may move into the gap at i when its home is not in (i, j] (cyclically).
     const inRange = i <= j ? home > i && home <= j : home > i || home <= j;
     if (!inRange) {
       store<u64>(slots + <usize>i * SLOT_BYTES, load<u64>(slots + <usize>j * SLOT_BYTES));

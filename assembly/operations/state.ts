@@ -36,7 +36,7 @@
  *   36 u8  status (StepStatus)   40 i64 notBefore (retry-wait only)
  */
 
-import { allocate, keep, release, resetAllocation } from "./alloc";
+import { allocate, copyIntoBlock, keep, release, resetAllocation, zeroBlock } from "./alloc";
 import {
   createTable,
   ENTRY_HASH,
@@ -198,8 +198,8 @@ function keptEntry(table: usize, bytes: usize, id: usize, length: usize, hash: u
   const entry = keep(bytes);
   const copy = keep(length);
   if (entry == 0 || copy == 0) return failed();
-  memory.fill(entry, 0, bytes);
-  memory.copy(copy, id, length);
+  zeroBlock(entry, bytes);
+  copyIntoBlock(copy, id, length);
   store<u64>(entry, hash, ENTRY_HASH);
   store<u32>(entry, <u32>copy, ENTRY_ID);
   store<u32>(entry, <u32>length, ENTRY_ID_LENGTH);
@@ -250,8 +250,8 @@ export function stepNamed(op: usize, key: usize, length: usize, keyHash: u64): u
   const step = allocate(STEP_BYTES);
   const copy = allocate(length);
   if (step == 0 || copy == 0) return failed();
-  memory.fill(step, 0, STEP_BYTES);
-  memory.copy(copy, key, length);
+  zeroBlock(step, STEP_BYTES);
+  copyIntoBlock(copy, key, length);
   store<u64>(step, hash, ENTRY_HASH);
   store<u32>(step, <u32>copy, ENTRY_ID);
   store<u32>(step, <u32>length, ENTRY_ID_LENGTH);
@@ -291,7 +291,7 @@ export function reserveEffect(
   if (entry == 0) return 0;
   const live = allocate(LIVE_EFFECT_BYTES);
   if (live == 0) return failed();
-  memory.fill(live, 0, LIVE_EFFECT_BYTES);
+  zeroBlock(live, LIVE_EFFECT_BYTES);
   store<u32>(live, <u32>entry, LIVE_ENTRY);
   store<u32>(live, <u32>op, LIVE_OP);
   store<u32>(live, load<u32>(op, OP_EFFECTS), LIVE_NEXT);
