@@ -9,7 +9,7 @@
  *   4  u32 capacity (a power of two)
  *   8  u32 entries
  *   12 u32 recent: RECENT_SLOTS entry pointers, direct-mapped by the hash's high half
- * Linear probing; the slots double when half full (the entries stay where they are). A slot
+ * Linear probing; the slots double when three quarters full (the entries stay where they are). A slot
  * carries its entry's hash (the half that picks the slot) so a probe passes another id's slot,
  * and growing or closing a gap moves slots, without reading their entries: with millions of ids,
  * each entry read is a cache miss, and an absent id (every fresh effect) meets one occupied slot
@@ -138,7 +138,7 @@ function place(slots: usize, mask: u32, entry: u32, low: u32): void {
 export function insert(table: usize, entry: usize): bool {
   const capacity = load<u32>(table, 4);
   const count = load<u32>(table, 8) + 1;
-  if (count * 2 > capacity) {
+  if (count * 4 > capacity * 3) {
     const grown = capacity << 1;
     const slots = reserve(<usize>grown * SLOT_BYTES);
     if (slots == 0) return false;
