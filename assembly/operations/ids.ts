@@ -9,15 +9,16 @@
  *   4  u32 capacity (a power of two)
  *   8  u32 entries
  *   12 u32 recent: RECENT_SLOTS entry pointers, direct-mapped by the hash's high half
- * Linear probing; the slots double when three quarters full (the entries stay where they are). A slot
- * carries its entry's hash (the half that picks the slot) so a probe passes another id's slot,
- * and growing or closing a gap moves slots, without reading their entries: with millions of ids,
- * each entry read is a cache miss, and an absent id (every fresh effect) meets one occupied slot
- * in two before its empty one. The recent
- * entries are the ones last found or inserted: a journal names the same few running ops and its
- * freshly reserved effects over and over, and a hit there costs no probe into slots that, for
- * millions of effect ids, lie far outside the cache. Every entry
- * starts with ENTRY_HEADER_BYTES:
+ * Linear probing; the slots double when three quarters full (the entries stay where they are).
+ * A slot carries the half of its entry's hash that picks the slot, so a probe passes another
+ * id's slot, and growing or closing a gap moves slots, without reading their entries: with
+ * millions of ids each entry read is a cache miss, and an absent id (every fresh effect) meets
+ * occupied slots before its empty one. The recent entries are the ones last found or inserted:
+ * a journal names the same few running ops and its freshly reserved effects over and over, and
+ * a hit there costs no probe into slots that, for millions of effect ids, lie far outside the
+ * cache.
+ *
+ * Every entry starts with ENTRY_HEADER_BYTES:
  *   0  u64 hash
  *   8  u32 id pointer
  *   12 u32 id length

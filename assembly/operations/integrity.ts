@@ -301,7 +301,7 @@ function fits(path: i32, type: i32): bool {
 @inline
 function checkField(path: i32, type: i32, required: bool, companion: i32): bool {
   if (!checkPresence(path, type, required)) return false;
-  if (type >= FieldType.POLICY && isPresent(path) && !checkMembers(type)) return false;
+  if (isObjectType(type) && isPresent(path) && !checkMembers(type)) return false;
   if (companion != Path.NONE && isPresent(path) && !isPresent(companion)) {
     faultProblem = Problem.WITHOUT_COMPANION;
     faultPath = path;
@@ -328,6 +328,12 @@ function checkPresence(path: i32, type: i32, required: bool): bool {
     return false;
   }
   return true;
+}
+
+// @ts-expect-error: decorator
+@inline
+function isObjectType(type: i32): bool {
+  return type == FieldType.POLICY || type == FieldType.REQUEST || type == FieldType.RESPONSE || type == FieldType.HANDLE;
 }
 
 /** The members of a present object field of `type` (POLICY, REQUEST, RESPONSE, HANDLE). */
