@@ -2,29 +2,24 @@
  * `npm run bench:kernel-ab -- --model M BEFORE.wasm AFTER.wasm JOURNAL`: two builds of one
  * model's kernel, side by side in one process, on one journal — the measurement a kernel change
  * needs before it is kept. This machine's per-run times swing by a third from minute to minute;
- * two builds run in turn, the order alternating each round, see the same weather, so their
- * ratio holds still where their times do not.
+ * two builds run in turn see the same weather, so their ratio holds still where their times do
+ * not (bench/compare-kernels.ts). The journal is held in memory and fed in 1 MiB chunks, as the
+ * CLI feeds a file.
  *
- * Each run is a whole audit of the journal (held in memory, fed in 1 MiB chunks as the CLI feeds
- * a file) by an engine of its own build, loaded once, so its memory is grown by the warmup and
- * every timed run measures the kernel, not the first touch of fresh pages. Times are CPU time
- * of the process (the audit is single-threaded). Prints each build's MB/s, the median of the
- * per-round ratios and their spread, and whether the two builds' reports are deep-equal; exits 1
- * when they are not, since a faster kernel that changes a verdict is a bug.
+ * Prints each build's MB/s of CPU time, the median of the per-round ratios and their spread,
+ * and whether the two builds' reports are deep-equal; exits 1 when they are not, since a faster
+ * kernel that changes a verdict is a bug.
  */
-
 import { readFileSync } from "node:fs";
-import { isDeepStrictEqual, parseArgs } from "node:util";
+import { parseArgs } from "node:util";
 import { loadEngine } from "../bindings/engine.js";
 import { loadExecutiveEngine } from "../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../bindings/operations/engine.js";
-import { median } from "./measure.js";
+import { compareKernels, type KernelAudit } from "./compare-kernels.js";
 
 const CHUNK_BYTES = 1 << 20;
 
-type Audit = (bytes: Uint8Array) => Promise<unknown>;
-
-const LOADERS: Readonly<Record<string, (wasm: Uint8Array<ArrayBuffer>) => Promise<Audit>>> = {
+const LOADERS: Readonly<Record<string, (wasm: Uint8Array<ArrayBuffer>) => Promise<KernelAudit>>> = {
   dag: async (wasm) => {
     const engine = await loadEngine({ wasm });
     return (bytes) => engine.auditBytes(null, chunked(bytes));
@@ -43,16 +38,6 @@ function* chunked(bytes: Uint8Array): Generator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
     yield bytes.subarray(at, Math.min(bytes.length, at + CHUNK_BYTES));
   }
-}
-
-async function cpuSeconds(
-  audit: Audit,
-  bytes: Uint8Array,
-): Promise<{ seconds: number; report: unknown }> {
-  const before = process.cpuUsage();
-  const report = await audit(bytes);
-  const used = process.cpuUsage(before);
-  return { seconds: (used.user + used.system) / 1e6, report };
 }
 
 const { values, positionals } = parseArgs({
@@ -77,31 +62,23 @@ if (
   process.exit(2);
 }
 const journal = readFileSync(journalFile);
-const builds: { name: string; audit: Audit; seconds: number[] }[] = [];
-for (const file of [beforeFile, afterFile] as string[]) {
-  builds.push({ name: file, audit: await load(new Uint8Array(readFileSync(file))), seconds: [] });
-}
-// The warmup run of each build grows its memory and gives the report the two must agree on.
-const reports: unknown[] = [];
-for (const build of builds) reports.push((await cpuSeconds(build.audit, journal)).report);
-for (let round = 0; round < rounds; round++) {
-  for (const build of round % 2 === 0 ? builds : [...builds].reverse()) {
-    build.seconds.push((await cpuSeconds(build.audit, journal)).seconds);
-  }
-}
-const [before, after] = builds as [(typeof builds)[0], (typeof builds)[0]];
-const ratios = before.seconds.map((seconds, round) => seconds / (after.seconds[round] as number));
+const [beforeAudit, afterAudit] = [
+  await load(new Uint8Array(readFileSync(beforeFile as string))),
+  await load(new Uint8Array(readFileSync(afterFile as string))),
+];
+const comparison = await compareKernels(beforeAudit, afterAudit, journal, rounds);
 const megabytes = journal.length / 1e6;
-for (const build of builds) {
-  console.log(
-    `${(megabytes / median(build.seconds)).toFixed(1).padStart(8)} MB/s of CPU time  ${build.name}`,
-  );
+for (const [index, file] of [beforeFile, afterFile].entries()) {
+  const seconds = comparison.medianSeconds[index] as number;
+  console.log(`${(megabytes / seconds).toFixed(1).padStart(8)} MB/s of CPU time  ${file}`);
 }
+const spread = `${Math.min(...comparison.ratios).toFixed(2)}–${Math.max(...comparison.ratios).toFixed(2)}`;
 console.log(
-  `after / before: ${median(ratios).toFixed(3)}× as fast (per-round ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}, ${rounds} rounds)`,
+  `after / before: ${comparison.speedup.toFixed(3)}× as fast (per-round ${spread}, ${rounds} rounds)`,
 );
-const same = isDeepStrictEqual(reports[0], reports[1]);
 console.log(
-  same ? "reports: deep-equal" : "reports: DIFFERENT — the builds disagree on this journal",
+  comparison.sameReport
+    ? "reports: deep-equal"
+    : "reports: DIFFERENT — the builds disagree on this journal",
 );
-process.exitCode = same ? 0 : 1;
+process.exitCode = comparison.sameReport ? 0 : 1;
