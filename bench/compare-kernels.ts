@@ -28,20 +28,20 @@ export async function compareKernels(
   journal: Uint8Array,
   rounds: number,
 ): Promise<KernelComparison> {
-  const builds = [before, after];
+  const builds = [before, after].map((audit) => ({ audit, seconds: [] as number[] }));
+  const [first, second] = builds as [(typeof builds)[0], (typeof builds)[0]];
   const reports: unknown[] = [];
-  for (const audit of builds) reports.push((await cpuSeconds(audit, journal)).report);
-  const seconds: [number[], number[]] = [[], []];
+  for (const { audit } of builds) reports.push((await cpuSeconds(audit, journal)).report);
   for (let round = 0; round < rounds; round++) {
-    for (const build of round % 2 === 0 ? [0, 1] : [1, 0]) {
-      seconds[build]?.push((await cpuSeconds(builds[build] as KernelAudit, journal)).seconds);
+    for (const build of round % 2 === 0 ? [first, second] : [second, first]) {
+      build.seconds.push((await cpuSeconds(build.audit, journal)).seconds);
     }
   }
-  const ratios = seconds[0].map(
-    (beforeSeconds, round) => beforeSeconds / (seconds[1][round] as number),
+  const ratios = first.seconds.map(
+    (beforeSeconds, round) => beforeSeconds / (second.seconds[round] as number),
   );
   return {
-    medianSeconds: [median(seconds[0]), median(seconds[1])],
+    medianSeconds: [median(first.seconds), median(second.seconds)],
     ratios,
     speedup: median(ratios),
     sameReport: isDeepStrictEqual(reports[0], reports[1]),

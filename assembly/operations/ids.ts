@@ -152,19 +152,21 @@ export function insert(table: usize, entry: usize): bool {
     store<u32>(table, <u32>slots);
     store<u32>(table, grown, 4);
   }
-  place(<usize>load<u32>(table), load<u32>(table, 4) - 1, <u32>entry, <u32>load<u64>(entry, ENTRY_HASH));
+  const hash = load<u64>(entry, ENTRY_HASH);
+  place(<usize>load<u32>(table), load<u32>(table, 4) - 1, <u32>entry, <u32>hash);
   store<u32>(table, count, 8);
-  store<u32>(recentSlot(table, load<u64>(entry, ENTRY_HASH)), <u32>entry);
+  store<u32>(recentSlot(table, hash), <u32>entry);
   return true;
 }
 
 /** Removes an entry that is in the table, closing the gap (backward-shift deletion). */
 export function remove(table: usize, entry: usize): void {
-  const recent = recentSlot(table, load<u64>(entry, ENTRY_HASH));
+  const hash = load<u64>(entry, ENTRY_HASH);
+  const recent = recentSlot(table, hash);
   if (<usize>load<u32>(recent) == entry) store<u32>(recent, 0);
   const slots = <usize>load<u32>(table);
   const mask = load<u32>(table, 4) - 1;
-  let i = <u32>load<u64>(entry, ENTRY_HASH) & mask;
+  let i = <u32>hash & mask;
   while (<usize>load<u32>(slots + <usize>i * SLOT_BYTES) != entry) i = (i + 1) & mask;
   let j = i;
   while (true) {

@@ -301,8 +301,9 @@ function fits(path: i32, type: i32): bool {
 @inline
 function checkField(path: i32, type: i32, required: bool, companion: i32): bool {
   if (!checkPresence(path, type, required)) return false;
-  if (isObjectType(type) && isPresent(path) && !checkMembers(type)) return false;
-  if (companion != Path.NONE && isPresent(path) && !isPresent(companion)) {
+  if (!isPresent(path)) return true;
+  if (isObjectType(type) && !checkMembers(type)) return false;
+  if (companion != Path.NONE && !isPresent(companion)) {
     faultProblem = Problem.WITHOUT_COMPANION;
     faultPath = path;
     faultCompanion = companion;
