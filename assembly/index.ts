@@ -1,13 +1,15 @@
 /**
  * The kernel's exports: numbers and pointers only, so the host needs no loader glue. A session
- * is: `prepareDag` + write the packed DAG + `loadDag`, then per journal either
+ * is: `prepareDag` + write the packed DAG + `loadDag` (or `prepareHeader` + write the header line
+ * + `loadHeader`), then per journal either
  * `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* / `finishJsonl`, or
  * `beginRecords` / (`recordRoom`, `foldRecords`)* / `finishRecords`; then read the report block
  * and the node columns.
  */
 
 import { Limit, report } from "./dag/audit";
-import { loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
+import { idLength, idPointer, loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
+import { loadHeaderDag } from "./dag/header";
 import { setHashKey } from "./hash";
 import { reserve, resetAll, sealModelRegion } from "./memory";
 import {
@@ -79,6 +81,27 @@ export function loadDag(): i32 {
   if (!loadPackedDag(packedDag)) return Limit.MEMORY;
   sealModelRegion();
   return Limit.NONE;
+}
+
+export { headerModel, prepareHeader } from "./dag/header";
+
+/**
+ * Builds the DAG of the header line the host wrote at `prepareHeader`'s pointer, as `loadDag`
+ * adopts a packed one; false, and no DAG is loaded, when the host must read the header itself.
+ */
+export function loadHeader(): bool {
+  if (!loadHeaderDag()) return false;
+  sealModelRegion();
+  return true;
+}
+
+/** Where node `node`'s id lies in memory (WTF-8), for a host that did not write the DAG. */
+export function nodeIdPointer(node: i32): usize {
+  return idPointer(node);
+}
+
+export function nodeIdLength(node: i32): usize {
+  return idLength(node);
 }
 
 export function reportPointer(): usize {

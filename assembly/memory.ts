@@ -57,6 +57,11 @@ export function reserveZeroed(bytes: usize): usize {
   return start;
 }
 
+/** Moves the top back to `mark`, a block `reserve` gave: it and what lies above it are dropped. */
+export function setTop(mark: usize): void {
+  top = mark;
+}
+
 /** Drops everything: a new DAG or spec is about to be loaded. */
 export function resetAll(): void {
   top = (__heap_base + 15) & ~15;

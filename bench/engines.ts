@@ -12,6 +12,7 @@
 
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
 import { type EncodedEvents, encodeEvents, foldEncoded } from "../bindings/fold-records.js";
+import { nodeIdsOf } from "../bindings/header-dag.js";
 import { loadEngine } from "../bindings/index.js";
 import { instantiateKernel } from "../bindings/kernel.js";
 import { loadOperationsEngine } from "../bindings/operations/index.js";
@@ -231,7 +232,7 @@ async function prepareRecords(path: string): Promise<Run> {
   events.length = 0; // the records are all the kernel reads
   return async () => {
     if (foldEncoded(kernel, encoded) !== 0) throw new Error("kernel limit");
-    const report = readReport(kernel, { dag, lines: undefined });
+    const report = readReport(kernel, { ids: nodeIdsOf(dag), lines: undefined });
     return { counts: report.final.counts, illegal: report.legality.illegal };
   };
 }

@@ -1,14 +1,19 @@
 /**
- * The kernel's codes, by position, as the reference's strings (assembly/events.ts,
- * assembly/state.ts, assembly/transitions.ts, assembly/invariants.ts hold the same orders).
+ * The kernel's codes, by position, as the reference's strings (assembly/dag/events.ts,
+ * assembly/dag/state.ts, assembly/dag/transitions.ts, assembly/dag/invariants.ts and
+ * assembly/dag/header.ts hold the same orders).
  */
 import type { IntegrityReason, MalformedProblem } from "../src/models/dag/events.js";
 import type { InvariantsReport } from "../src/models/dag/report.js";
 import type { GateMode, Validation } from "../src/models/dag/state.js";
 import type { IllegalityReason } from "../src/models/dag/transitions.js";
+import type { ModelName } from "../src/models/registry.js";
 
 export { EVENT_KINDS } from "../src/models/dag/events.js";
 export { STATUSES } from "../src/models/dag/state.js";
+
+/** The models a header names, as the kernel's header reader codes them (assembly/dag/header.ts). */
+export const HEADER_MODELS: readonly ModelName[] = ["dag", "operations", "executive"];
 
 export const INTEGRITY_REASONS: readonly IntegrityReason[] = [
   "malformed-event",

@@ -16,7 +16,9 @@ import { LogIntegrityError } from "../src/models/dag/events.js";
 import type { Report } from "../src/models/dag/report.js";
 import type { EventLog, ModelState } from "../src/models/dag/state.js";
 import type { AuditSource } from "../src/models/journal-source.js";
+import type { ModelName } from "../src/models/registry.js";
 import { foldEvents, type Surfaces } from "./fold-records.js";
+import { nodeIdsOf } from "./header-dag.js";
 import { type AuditorOptions, type JournalAuditor, JsonlSession } from "./jsonl-session.js";
 import {
   instantiateKernel,
@@ -41,6 +43,12 @@ export interface WasmEngine extends Engine {
    * appends. With `{ snapshots: true }` it can `snapshot()` its state to `resume` from later.
    */
   openAuditor(dag: Dag | null, options?: AuditorOptions): JournalAuditor;
+  /**
+   * The model a JSONL journal's first line names, null when it is no header: what
+   * `readJsonlHeaderModel` answers, the kernel reading a big plain header instead of the host
+   * parsing megabytes of JSON to find one field.
+   */
+  headerModel(firstLine: Uint8Array, file: string): ModelName | null;
   /**
    * Continues from a snapshot: the journal's prefix must be the one the snapshot covers (its
    * SHA-256 is checked); only what was appended after it is audited. A tampered, truncated,
@@ -81,13 +89,21 @@ class KernelEngine implements WasmEngine {
 
   audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
     this.fold(dag, events);
-    const context = { dag, lines: source.lines, faultSubject: faultSubjectOf(events) };
+    const context = {
+      ids: nodeIdsOf(dag),
+      lines: source.lines,
+      faultSubject: faultSubjectOf(events),
+    };
     return { ...readReport(this.host.kernel, context), tornTail: source.tornTail ?? null };
   }
 
   replay(dag: Dag, events: readonly unknown[]): ModelState {
     const { surfaces } = this.fold(dag, events);
-    const context = { dag, lines: undefined, faultSubject: faultSubjectOf(events) };
+    const context = {
+      ids: nodeIdsOf(dag),
+      lines: undefined,
+      faultSubject: faultSubjectOf(events),
+    };
     const fault = readIntegrityFault(this.host.kernel, context);
     if (fault !== null) throw new LogIntegrityError(fault.index, fault.fault);
     const nodes = dag.nodes.map((_, node) => this.host.nodeState(node, surfaces[node]));
@@ -106,6 +122,10 @@ class KernelEngine implements WasmEngine {
     const auditor = this.openAuditor(dag, options);
     for await (const chunk of chunksOf(bytes)) auditor.write(chunk);
     return auditor.finish();
+  }
+
+  headerModel(firstLine: Uint8Array, file: string): ModelName | null {
+    return this.host.headerModel(firstLine, file);
   }
 
   openAuditor(dag: Dag | null, options: AuditorOptions = {}): JournalAuditor {

@@ -14,6 +14,7 @@ import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import { type Dag, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
+import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
 import { PrefixHash, resumeAfterPrefix } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
@@ -57,7 +58,7 @@ export class JsonlSession implements JournalAuditor {
   private readonly generation: number;
   /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
-  private dag: Dag | null = null;
+  private dag: Dag | KernelHeaderDag | null = null;
   private prefix: PrefixHash | null;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
@@ -83,7 +84,10 @@ export class JsonlSession implements JournalAuditor {
     if (this.held !== null) this.start(this.held);
     this.host.check(this.host.kernel.finishJsonl(), this.file);
     this.host.journalGeneration += 1; // the report is read; the kernel is free for the next journal
-    return readReport(this.host.kernel, { dag: this.dag as Dag, lines: "kernel" });
+    return readReport(this.host.kernel, {
+      ids: idsOf(this.dag as Dag | KernelHeaderDag),
+      lines: "kernel",
+    });
   }
 
   snapshot(): Uint8Array {
@@ -93,7 +97,7 @@ export class JsonlSession implements JournalAuditor {
     if (this.held !== null || this.dag === null) {
       return encodeSnapshot(emptyBody(this.given?.dag ?? null, sha256().hex()));
     }
-    return encodeSnapshot(captureBody(this.host, this.dag, this.prefix));
+    return encodeSnapshot(captureBody(this.host, referenceDag(this.dag), this.prefix));
   }
 
   advancedSinceResume(): boolean {
@@ -154,7 +158,10 @@ export class JsonlSession implements JournalAuditor {
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
   private start(held: FirstLineHold): void {
     const headerDag = this.host.headerDag(held.firstLine(), this.file);
-    this.dag = chooseDag(this.file, headerDag, this.given);
+    this.dag =
+      headerDag instanceof KernelHeaderDag && this.given === null
+        ? headerDag
+        : chooseDag(this.file, headerDag === null ? null : referenceDag(headerDag), this.given);
     this.host.useDag(this.dag, this.file);
     this.host.check(this.host.kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
     this.held = null;

@@ -7,41 +7,92 @@
 import { sameBytes } from "../src/journal/bytes.js";
 import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
-import { readJsonlHeader } from "../src/journal/jsonl.js";
+import { readJsonlHeader, readJsonlHeaderModel } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import type { NodeState } from "../src/models/dag/state.js";
-import { GATE_MODES, Limit, STATUSES, VALIDATIONS } from "./codes.js";
+import type { ModelName } from "../src/models/registry.js";
+import { GATE_MODES, HEADER_MODELS, Limit, STATUSES, VALIDATIONS } from "./codes.js";
+import { KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelExports } from "./kernel.js";
 import { packDag } from "./pack-dag.js";
 
 export class KernelHost {
-  private loadedDag: Dag | null = null;
-  private lastHeader: { readonly line: Uint8Array; readonly dag: Dag } | null = null;
+  private loadedDag: Dag | KernelHeaderDag | null = null;
+  private lastHeader: { readonly line: Uint8Array; readonly dag: Dag | KernelHeaderDag } | null =
+    null;
+  /** The first line `headerModel` left in the kernel, scanned; null once the kernel did anything else. */
+  private scannedHeader: Uint8Array | null = null;
   /** Bumped whenever a new journal starts, so a session can tell it lost the kernel. */
   journalGeneration = 0;
 
   constructor(readonly kernel: KernelExports) {}
 
-  useDag(dag: Dag, file: string): void {
+  useDag(dag: Dag | KernelHeaderDag, file: string): void {
+    this.scannedHeader = null;
     if (this.loadedDag === dag) return;
     this.loadedDag = null;
-    if (!packDag(this.kernel, dag)) this.check(Limit.MEMORY, file);
+    if (!packDag(this.kernel, referenceDag(dag))) this.check(Limit.MEMORY, file);
     this.loadedDag = dag;
   }
 
   /**
-   * The DAG of a header line, or null when the first line is no header. The last header's DAG is
+   * The DAG of a header line, or null when the first line is no header. The kernel reads a plain
+   * header itself and then holds its DAG; the host reads any other. The last header's DAG is
    * kept: auditing many journals of one campaign parses and loads its DAG once.
    */
-  headerDag(firstLine: Uint8Array, file: string): Dag | null {
-    if (this.lastHeader !== null && sameBytes(this.lastHeader.line, firstLine))
-      return this.lastHeader.dag;
+  headerDag(firstLine: Uint8Array, file: string): Dag | KernelHeaderDag | null {
+    const last = this.lastHeader;
+    if (last !== null && sameBytes(last.line, firstLine)) {
+      if (!(last.dag instanceof KernelHeaderDag) || this.loadedDag === last.dag) return last.dag;
+    }
+    const dag = this.readHeaderInKernel(firstLine, file) ?? this.readHeader(firstLine, file);
+    if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
+    return dag;
+  }
+
+  /**
+   * The model a journal's first line names, as `readJsonlHeaderModel` answers, the kernel reading
+   * a plain header. The line stays in the kernel, scanned: a `headerDag` of the same line next
+   * builds its DAG without writing or scanning it again.
+   */
+  headerModel(firstLine: Uint8Array, file: string): ModelName | null {
+    if (this.writeHeader(firstLine)) {
+      const model = HEADER_MODELS[this.kernel.headerModel()];
+      if (model !== undefined) {
+        this.scannedHeader = firstLine.slice();
+        return model;
+      }
+    }
+    return readJsonlHeaderModel(firstLine, file);
+  }
+
+  private readHeaderInKernel(firstLine: Uint8Array, file: string): KernelHeaderDag | null {
+    const written =
+      (this.scannedHeader !== null && sameBytes(this.scannedHeader, firstLine)) ||
+      this.writeHeader(firstLine);
+    this.scannedHeader = null;
+    this.loadedDag = null;
+    if (!written || this.kernel.loadHeader() === 0) return null;
+    const dag = new KernelHeaderDag(this.kernel, firstLine.slice(), file);
+    this.loadedDag = dag;
+    return dag;
+  }
+
+  /** Writes a first line where the kernel reads headers; false when its memory cannot hold it. */
+  private writeHeader(firstLine: Uint8Array): boolean {
+    this.loadedDag = null;
+    this.scannedHeader = null;
+    const pointer = this.kernel.prepareHeader(firstLine.length);
+    if (pointer === 0) return false;
+    new Uint8Array(this.kernel.memory.buffer, pointer, firstLine.length).set(firstLine);
+    return true;
+  }
+
+  private readHeader(firstLine: Uint8Array, file: string): Dag | null {
     const header = readJsonlHeader(firstLine, file);
     if (header === null) return null;
     chooseModel(file, header.model, "dag", "the dag engine");
-    const dag = header.dag as Dag;
-    this.lastHeader = { line: firstLine.slice(), dag };
-    return dag;
+    return header.dag as Dag;
   }
 
   /** Copies bytes into the kernel's line buffer as room allows, auditing the lines they complete. */

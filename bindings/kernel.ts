@@ -10,6 +10,12 @@ export interface KernelExports {
   useHashKey(k0: bigint, k1: bigint): void;
   prepareDag(nodes: number, edges: number, idBytes: number): number;
   loadDag(): number;
+  prepareHeader(length: number): number;
+  headerModel(): number;
+  loadHeader(): number;
+  nodes(): number;
+  nodeIdPointer(node: number): number;
+  nodeIdLength(node: number): number;
   beginJsonl(skipHeader: number): number;
   writePointer(): number;
   writeCapacity(): number;

@@ -3,7 +3,6 @@
  * exports) into the reference's report shape, with `line` beside every `index` when the events
  * came from a journal file.
  */
-import type { Dag } from "../src/models/dag/dag.js";
 import { type IntegrityFault, integrityMessage } from "../src/models/dag/events.js";
 import type {
   IllegalEvent,
@@ -24,11 +23,12 @@ import {
   STEP_INVARIANTS,
   type StepInvariantName,
 } from "./codes.js";
+import type { NodeIds } from "./header-dag.js";
 import type { KernelExports } from "./kernel.js";
 import { decodeWtf8 } from "./wtf8.js";
 
 export interface ReportContext {
-  readonly dag: Dag;
+  readonly ids: NodeIds;
   /**
    * Where `line` comes from: the kernel (it scanned the journal), the lines of the events a
    * reader produced, or nowhere (bare events: no `line` in the report).
@@ -49,7 +49,7 @@ export function readReport(kernel: KernelExports, context: ReportContext): Repor
   const at = (global: WebAssembly.Global) => global.value as number;
   const f64 = (offset: number) => view.getFloat64(offset, true);
   const i32 = (offset: number) => view.getInt32(offset, true);
-  const idOf = (node: number) => context.dag.nodes[node]?.id as string;
+  const idOf = (node: number) => context.ids.idAt(node);
 
   const invariants: Record<string, StepVerdict | TamperVerdict> = {};
   for (const [position, name] of STEP_INVARIANTS.entries()) {
@@ -65,9 +65,10 @@ export function readReport(kernel: KernelExports, context: ReportContext): Repor
             node: idOf(i32(offset + 16)),
           };
   }
-  const tampered = context.dag.nodes
-    .filter((_, node) => kernel.isTampered(node) !== 0)
-    .map((node) => node.id);
+  const tampered: string[] = [];
+  for (let node = 0; node < context.ids.nodeCount; node++) {
+    if (kernel.isTampered(node) !== 0) tampered.push(idOf(node));
+  }
   invariants.tamperEvident =
     tampered.length === 0 ? { holds: true } : { holds: false, nodes: tampered };
 
@@ -147,7 +148,7 @@ export function readIntegrityFault(
       subject = MALFORMED_PROBLEMS[detail] as string;
       break;
     case "discharge-without-deposit":
-      subject = context.dag.nodes[detail]?.id as string;
+      subject = context.ids.idAt(detail);
       break;
     case "unknown-node":
     case "unknown-kind": {

@@ -1,7 +1,8 @@
 /**
- * The work DAG as the kernel holds it (mirrors src/models/dag/dag.ts). The host validates the DAG with
- * the reference `makeDag` and writes it packed into the DAG region; the kernel keeps ids for lookup and, per node,
- * its dependents (the reverse edges) and how many distinct deps it has.
+ * The work DAG as the kernel holds it (mirrors src/models/dag/dag.ts): ids for lookup and, per
+ * node, its dependents (the reverse edges) and how many distinct deps it has. Either the kernel
+ * reads it from the journal's header line itself (header.ts), or the host validates the DAG with
+ * the reference `makeDag` and writes it packed into the DAG region.
  *
  * Packed DAG, as the host writes it at the input pointer (all u32, little-endian):
  *
@@ -17,7 +18,7 @@
  * The id table is open addressing with linear probing, at most half full, over SipHash values.
  */
 import { hashBytes } from "../hash";
-import { reserve, reserveZeroed } from "../memory";
+import { reserve } from "../memory";
 
 export let nodeCount: i32 = 0;
 let idOffsets: usize = 0;
@@ -39,32 +40,76 @@ export function packedDagBytes(n: u32, e: u32, b: u32): usize {
 export function loadPackedDag(packed: usize): bool {
   const n = load<u32>(packed);
   const e = load<u32>(packed, 4);
-  nodeCount = <i32>n;
-  idOffsets = packed + 12;
-  depCounts = idOffsets + 4 * (<usize>n + 1);
-  dependentsStart = depCounts + 4 * <usize>n;
-  dependents = dependentsStart + 4 * (<usize>n + 1);
-  idBytes = dependents + 4 * <usize>e;
-  return buildIdTable();
+  const ids = packed + 12;
+  const counts = ids + 4 * (<usize>n + 1);
+  const starts = counts + 4 * <usize>n;
+  const edges = starts + 4 * (<usize>n + 1);
+  adoptDag(<i32>n, ids, counts, starts, edges, edges + 4 * <usize>e);
+  const capacity = idTableCapacity(n);
+  const slots = reserve((<usize>capacity) << 2);
+  const tags = reserve((<usize>capacity) << 2);
+  return slots != 0 && tags != 0 && buildIdTable(slots, tags, capacity);
 }
 
-function buildIdTable(): bool {
+/**
+ * Points the kernel at a DAG's columns, laid out as in the packed DAG but each anywhere: the
+ * header reader (header.ts) builds them in place of the host.
+ */
+export function adoptDag(
+  n: i32,
+  offsets: usize,
+  counts: usize,
+  starts: usize,
+  edges: usize,
+  bytes: usize,
+): void {
+  nodeCount = n;
+  idOffsets = offsets;
+  depCounts = counts;
+  dependentsStart = starts;
+  dependents = edges;
+  idBytes = bytes;
+}
+
+/** Slots of the id table for `n` ids: a power of two, at least twice `n`. */
+export function idTableCapacity(n: u32): u32 {
   let capacity: u32 = 16;
-  while (capacity < <u32>nodeCount * 2) capacity <<= 1;
+  while (capacity < n * 2) capacity <<= 1;
+  return capacity;
+}
+
+/**
+ * Fills the id table over `capacity` slots at `slots` and `tags` (u32 each, `slots` zeroed by
+ * the caller); false when two nodes share an id (a host-validated DAG has none; a header the
+ * kernel reads may).
+ */
+export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
+  idSlots = slots;
+  idTags = tags;
   idSlotMask = capacity - 1;
-  idSlots = reserveZeroed((<usize>capacity) << 2);
-  idTags = reserve((<usize>capacity) << 2);
-  if (idSlots == 0 || idTags == 0) return false;
+  memory.fill(slots, 0, (<usize>capacity) << 2);
   for (let node = 0; node < nodeCount; node++) {
     const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
     const length = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4) - start;
     const hash = <u32>hashBytes(start, length);
     let slot = hash & idSlotMask;
-    while (load<u32>(idSlots + ((<usize>slot) << 2)) != 0) slot = (slot + 1) & idSlotMask;
+    while (load<u32>(idSlots + ((<usize>slot) << 2)) != 0) {
+      if (load<u32>(idTags + ((<usize>slot) << 2)) == hash && isIdOf(load<u32>(idSlots + ((<usize>slot) << 2)) - 1, start, length)) return false;
+      slot = (slot + 1) & idSlotMask;
+    }
     store<u32>(idSlots + ((<usize>slot) << 2), node + 1);
     store<u32>(idTags + ((<usize>slot) << 2), hash);
   }
   return true;
+}
+
+/** Where node `node`'s id lies (WTF-8), and its length in bytes. */
+export function idPointer(node: i32): usize {
+  return idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
+}
+
+export function idLength(node: i32): usize {
+  return <usize>(load<u32>(idOffsets + ((<usize>node) << 2), 4) - load<u32>(idOffsets + ((<usize>node) << 2)));
 }
 
 /** The node whose id is exactly these bytes, or -1. */
@@ -74,13 +119,17 @@ export function lookupId(pointer: usize, length: usize): i32 {
   while (true) {
     const entry = load<u32>(idSlots + ((<usize>slot) << 2));
     if (entry == 0) return -1;
-    if (load<u32>(idTags + ((<usize>slot) << 2)) == hash) {
-      const node = entry - 1;
-      const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
-      const end = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4);
-      if (end - start == length && memory.compare(start, pointer, length) == 0) return <i32>node;
-    }
+    if (load<u32>(idTags + ((<usize>slot) << 2)) == hash && isIdOf(entry - 1, pointer, length)) return <i32>(entry - 1);
     slot = (slot + 1) & idSlotMask;
   }
   return -1;
+}
+
+/** Whether node `node`'s id is exactly these bytes. */
+// @ts-expect-error: decorator
+@inline
+function isIdOf(node: u32, pointer: usize, length: usize): bool {
+  const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
+  const end = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4);
+  return end - start == length && memory.compare(start, pointer, length) == 0;
 }

@@ -19,7 +19,8 @@ import {
   readDagFile,
   readJournalFile,
 } from "../journal/index.js";
-import { peekModel } from "../journal/peek-model.js";
+import { readJsonlHeaderModel } from "../journal/jsonl.js";
+import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
 import type { OperationsEngine } from "../operations-engine.js";
@@ -45,6 +46,23 @@ export interface AuditOptions extends ReadJournalOptions {
 }
 
 let wasmEngine: Promise<WasmEngine> | undefined;
+
+/** First lines this long have their model read by the dag kernel (loaded for it if need be). */
+const KERNEL_PEEK_BYTES_MIN = 64 * 1024;
+
+/**
+ * How a journal's model is read off its first line: by the dag kernel for a big header when the
+ * wasm engine runs (a 10⁵-node DAG is megabytes of JSON to parse for one field), else by the
+ * reference reader. Both give the same answer.
+ */
+export function headerModelReader(name: EngineName): HeaderModelReader {
+  return async (firstLine, file) => {
+    if (name !== "wasm" || firstLine.length < KERNEL_PEEK_BYTES_MIN)
+      return readJsonlHeaderModel(firstLine, file);
+    const engine = (await engineNamed("wasm")) as WasmEngine;
+    return engine.headerModel(firstLine, file);
+  };
+}
 
 export async function engineNamed(name: EngineName): Promise<Engine> {
   switch (name) {
@@ -82,7 +100,7 @@ export async function auditJsonlStream(
   chunks: AsyncIterable<Uint8Array>,
   options: AuditOptions,
 ): Promise<AuditRun> {
-  const peeked = await peekModel(chunks, file);
+  const peeked = await peekModel(chunks, file, headerModelReader(options.engine));
   const model = chooseModel(file, peeked.model, options.model);
   switch (model) {
     case "dag":

@@ -24,6 +24,7 @@ import {
   ENGINE_NAMES,
   engineNamed,
   executiveKernel,
+  headerModelReader,
   operationsKernel,
 } from "./engine.js";
 
@@ -132,7 +133,7 @@ async function auditWithSnapshot(
       "gate",
     );
   }
-  const peeked = await peekModel(readFileChunks(journal), journal);
+  const peeked = await peekModel(readFileChunks(journal), journal, headerModelReader("wasm"));
   const chosen = chooseModel(journal, peeked.model, model);
   const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
   const options = { file: journal, snapshots: true, snapshotFile: snapshotPath };

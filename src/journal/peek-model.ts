@@ -16,9 +16,16 @@ export interface PeekedJournal {
   readonly chunks: AsyncIterable<Uint8Array>;
 }
 
+/** Reads the model off a first line: `readJsonlHeaderModel`, or a faster reader that answers as it does. */
+export type HeaderModelReader = (
+  firstLine: Uint8Array,
+  file: string,
+) => ModelName | null | Promise<ModelName | null>;
+
 export async function peekModel(
   chunks: AsyncIterable<Uint8Array>,
   file: string,
+  readModel: HeaderModelReader = readJsonlHeaderModel,
 ): Promise<PeekedJournal> {
   const iterator = chunks[Symbol.asyncIterator]();
   const held = new FirstLineHold();
@@ -31,7 +38,7 @@ export async function peekModel(
     }
     complete = held.hold(next.value);
   }
-  const model = readJsonlHeaderModel(held.firstLine(), file);
+  const model = await readModel(held.firstLine(), file);
   return { model, chunks: replay(held.chunks, done ? null : iterator) };
 }
 
