@@ -26,7 +26,8 @@ export class KernelHeaderDag implements NodeIds {
 
   constructor(
     private readonly kernel: KernelExports,
-    private readonly line: Uint8Array,
+    /** The header line (a copy: the host's lines may be reused). */
+    readonly line: Uint8Array,
     private readonly file: string,
   ) {
     this.nodeCount = kernel.nodes();

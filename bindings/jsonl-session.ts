@@ -157,15 +157,29 @@ export class JsonlSession implements JournalAuditor {
 
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
   private start(held: FirstLineHold): void {
-    const headerDag = this.host.headerDag(held.firstLine(), this.file);
+    const firstLine = held.firstLine();
+    const headerDag = this.host.headerDag(firstLine, this.file);
     this.dag =
       headerDag instanceof KernelHeaderDag && this.given === null
         ? headerDag
         : chooseDag(this.file, headerDag === null ? null : referenceDag(headerDag), this.given);
     this.host.useDag(this.dag, this.file);
-    this.host.check(this.host.kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
+    const { kernel } = this.host;
     this.held = null;
-    for (const chunk of held.chunks) this.feed(chunk);
+    if (headerDag === null || !held.complete) {
+      this.host.check(kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
+      for (const chunk of held.chunks) this.feed(chunk);
+      return;
+    }
+    // The header line is read: the kernel starts on the line after it, and never holds it.
+    this.host.check(kernel.beginJsonl(0), this.file);
+    kernel.resumeJsonlAt(firstLine.length, lineFeedsIn(firstLine) + 1, 0);
+    this.prefix?.advance(firstLine, firstLine.length);
+    let skip = firstLine.length;
+    for (const chunk of held.chunks) {
+      if (skip < chunk.length) this.feed(chunk.subarray(skip));
+      skip = Math.max(0, skip - chunk.length);
+    }
   }
 
   private feed(chunk: Uint8Array): void {
@@ -180,6 +194,12 @@ export class JsonlSession implements JournalAuditor {
       );
     }
   }
+}
+
+function lineFeedsIn(bytes: Uint8Array): number {
+  let count = 0;
+  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count++;
+  return count;
 }
 
 function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {

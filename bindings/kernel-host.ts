@@ -20,8 +20,11 @@ export class KernelHost {
   private loadedDag: Dag | KernelHeaderDag | null = null;
   private lastHeader: { readonly line: Uint8Array; readonly dag: Dag | KernelHeaderDag } | null =
     null;
-  /** The first line `headerModel` left in the kernel, scanned; null once the kernel did anything else. */
-  private scannedHeader: Uint8Array | null = null;
+  /**
+   * Where the first line `headerModel` left in the kernel, scanned, lies in its memory; null once
+   * the kernel did anything else.
+   */
+  private scannedHeader: { readonly pointer: number; readonly length: number } | null = null;
   /** Bumped whenever a new journal starts, so a session can tell it lost the kernel. */
   journalGeneration = 0;
 
@@ -46,7 +49,10 @@ export class KernelHost {
       if (!(last.dag instanceof KernelHeaderDag) || this.loadedDag === last.dag) return last.dag;
     }
     const dag = this.readHeaderInKernel(firstLine, file) ?? this.readHeader(firstLine, file);
-    if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
+    if (dag !== null) {
+      const line = dag instanceof KernelHeaderDag ? dag.line : firstLine.slice();
+      this.lastHeader = { line, dag };
+    }
     return dag;
   }
 
@@ -56,10 +62,11 @@ export class KernelHost {
    * builds its DAG without writing or scanning it again.
    */
   headerModel(firstLine: Uint8Array, file: string): ModelName | null {
-    if (this.writeHeader(firstLine)) {
+    const pointer = this.writeHeader(firstLine);
+    if (pointer !== 0) {
       const model = HEADER_MODELS[this.kernel.headerModel()];
       if (model !== undefined) {
-        this.scannedHeader = firstLine.slice();
+        this.scannedHeader = { pointer, length: firstLine.length };
         return model;
       }
     }
@@ -67,9 +74,7 @@ export class KernelHost {
   }
 
   private readHeaderInKernel(firstLine: Uint8Array, file: string): KernelHeaderDag | null {
-    const written =
-      (this.scannedHeader !== null && sameBytes(this.scannedHeader, firstLine)) ||
-      this.writeHeader(firstLine);
+    const written = this.isScannedHeader(firstLine) || this.writeHeader(firstLine) !== 0;
     this.scannedHeader = null;
     this.loadedDag = null;
     if (!written || this.kernel.loadHeader() === 0) return null;
@@ -78,14 +83,23 @@ export class KernelHost {
     return dag;
   }
 
-  /** Writes a first line where the kernel reads headers; false when its memory cannot hold it. */
-  private writeHeader(firstLine: Uint8Array): boolean {
+  private isScannedHeader(firstLine: Uint8Array): boolean {
+    const scanned = this.scannedHeader;
+    if (scanned === null || scanned.length !== firstLine.length) return false;
+    return sameBytes(
+      new Uint8Array(this.kernel.memory.buffer, scanned.pointer, scanned.length),
+      firstLine,
+    );
+  }
+
+  /** Writes a first line where the kernel reads headers: where, or 0 when its memory cannot hold it. */
+  private writeHeader(firstLine: Uint8Array): number {
     this.loadedDag = null;
     this.scannedHeader = null;
     const pointer = this.kernel.prepareHeader(firstLine.length);
-    if (pointer === 0) return false;
-    new Uint8Array(this.kernel.memory.buffer, pointer, firstLine.length).set(firstLine);
-    return true;
+    if (pointer !== 0)
+      new Uint8Array(this.kernel.memory.buffer, pointer, firstLine.length).set(firstLine);
+    return pointer;
   }
 
   private readHeader(firstLine: Uint8Array, file: string): Dag | null {

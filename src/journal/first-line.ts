@@ -25,6 +25,11 @@ export class FirstLineHold {
     return this.end >= 0;
   }
 
+  /** Whether the first non-blank line is held with its line feed. */
+  get complete(): boolean {
+    return this.end >= 0;
+  }
+
   /** The bytes up to the end of the first non-blank line; all of them when the stream ended first. */
   firstLine(): Uint8Array {
     return concatBytes(this.chunks).subarray(0, this.end < 0 ? this.bytes : this.end);
