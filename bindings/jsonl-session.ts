@@ -12,7 +12,7 @@ import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
-import { type Dag, makeDag } from "../src/models/dag/dag.js";
+import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
@@ -23,6 +23,7 @@ import {
   decodeSnapshot,
   encodeSnapshot,
   fromBase64,
+  HEADER_DAG,
   MALFORMED_SURFACE,
   snapshotOfModel,
   toBase64,
@@ -59,6 +60,8 @@ export class JsonlSession implements JournalAuditor {
   /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private dag: Dag | KernelHeaderDag | null = null;
+  /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
+  private dagFromHeader = false;
   private prefix: PrefixHash | null;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
@@ -97,7 +100,8 @@ export class JsonlSession implements JournalAuditor {
     if (this.held !== null || this.dag === null) {
       return encodeSnapshot(emptyBody(this.given?.dag ?? null, sha256().hex()));
     }
-    return encodeSnapshot(captureBody(this.host, referenceDag(this.dag), this.prefix));
+    const dag = this.dagFromHeader ? HEADER_DAG : { nodes: referenceDag(this.dag).nodes };
+    return encodeSnapshot(captureBody(this.host, idsOf(this.dag).nodeCount, dag, this.prefix));
   }
 
   advancedSinceResume(): boolean {
@@ -123,24 +127,32 @@ export class JsonlSession implements JournalAuditor {
       options.snapshotFile ?? file,
     );
     const snapshotDag =
-      body.dag === null ? null : snapshotDagOf(body, options.snapshotFile ?? file);
+      body.dag === null || body.dag === HEADER_DAG
+        ? null
+        : snapshotDagOf(body.dag, options.snapshotFile ?? file);
     if (given !== null && snapshotDag !== null) chooseDag(file, snapshotDag, given);
     const session = new JsonlSession(
       host,
       given ?? (snapshotDag === null ? null : { dag: snapshotDag, name: "the snapshot's DAG" }),
       options,
     );
+    // A DAG that was the header's is read from the journal's first line, which the prefix covers.
+    const firstLine = body.dag === HEADER_DAG ? new FirstLineHold() : null;
     await resumeAfterPrefix(
       body.prefix.bytes,
-      chunks,
+      holdingFirstLine(chunks, firstLine),
       file,
-      (prefixHash) => session.restore(body, snapshotDag, prefixHash, file),
+      (prefixHash) => {
+        session.checkPrefix(body, prefixHash, file);
+        const dag = firstLine === null ? snapshotDag : session.resumedHeaderDag(firstLine);
+        if (body.started && dag !== null) session.restore(body, dag, file);
+      },
       (chunk) => session.write(chunk),
     );
     return session;
   }
 
-  private restore(body: DagSnapshotBody, dag: Dag | null, prefixHash: Sha256, file: string): void {
+  private checkPrefix(body: DagSnapshotBody, prefixHash: Sha256, file: string): void {
     if (prefixHash.copy().hex() !== body.prefix.sha256) {
       throw new JournalError(
         file,
@@ -149,20 +161,41 @@ export class JsonlSession implements JournalAuditor {
     }
     if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
     this.resumedAt = body.prefix.bytes;
-    if (!body.started || dag === null) return; // nothing was audited yet: audit from the start
+  }
+
+  /** The DAG of the header the snapshot's prefix begins with, chosen as a fresh audit would. */
+  private resumedHeaderDag(held: FirstLineHold): Dag | KernelHeaderDag {
+    const headerDag = held.complete ? this.host.headerDag(held.firstLine(), this.file) : null;
+    if (headerDag === null) {
+      throw new JournalError(
+        this.file,
+        "refusing the snapshot: it audits against the journal header's DAG, but the journal starts with no header",
+      );
+    }
+    this.dagFromHeader = true;
+    return this.chosenDag(headerDag);
+  }
+
+  /** Lays the snapshot's state into the kernel: the journal goes on after its prefix. */
+  private restore(body: DagSnapshotBody, dag: Dag | KernelHeaderDag, file: string): void {
     this.held = null;
     this.dag = dag;
     restoreKernel(this.host, body, dag, file);
+  }
+
+  /** The DAG to audit against, given the header's: the one given beside it, when they agree. */
+  private chosenDag(headerDag: Dag | KernelHeaderDag | null): Dag | KernelHeaderDag {
+    if (headerDag instanceof KernelHeaderDag && this.given === null) return headerDag;
+    const header = headerDag === null ? null : referenceDag(headerDag);
+    return chooseDag(this.file, header, this.given);
   }
 
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
   private start(held: FirstLineHold): void {
     const firstLine = held.firstLine();
     const headerDag = this.host.headerDag(firstLine, this.file);
-    this.dag =
-      headerDag instanceof KernelHeaderDag && this.given === null
-        ? headerDag
-        : chooseDag(this.file, headerDag === null ? null : referenceDag(headerDag), this.given);
+    this.dag = this.chosenDag(headerDag);
+    this.dagFromHeader = headerDag !== null && this.given === null;
     this.host.useDag(this.dag, this.file);
     const { kernel } = this.host;
     this.held = null;
@@ -196,6 +229,17 @@ export class JsonlSession implements JournalAuditor {
   }
 }
 
+/** The chunks as they come, the first ones also held until the first non-blank line is complete. */
+async function* holdingFirstLine(
+  chunks: AsyncIterable<Uint8Array>,
+  held: FirstLineHold | null,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    if (held !== null && !held.complete) held.hold(chunk);
+    yield chunk;
+  }
+}
+
 function lineFeedsIn(bytes: Uint8Array): number {
   let count = 0;
   for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count++;
@@ -219,12 +263,17 @@ function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {
   };
 }
 
-function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapshotBody {
+function captureBody(
+  host: KernelHost,
+  nodeCount: number,
+  dag: DagSnapshotBody["dag"],
+  prefix: PrefixHash,
+): DagSnapshotBody {
   const { kernel } = host;
   const memory = () => new Uint8Array(kernel.memory.buffer);
   const records = memory().slice(
     kernel.nodeStatesPointer(),
-    kernel.nodeStatesPointer() + dag.nodes.length * NODE_RECORD_BYTES,
+    kernel.nodeStatesPointer() + nodeCount * NODE_RECORD_BYTES,
   );
   // The kernel keeps the interned paths' bytes one after another in id order (assembly/dag/surface.ts).
   const pathCount = kernel.pathCountNow();
@@ -235,9 +284,9 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
   }
   const firstPath = pathCount === 0 ? 0 : kernel.pathPointer(0);
   const pathBytes = memory().slice(firstPath, firstPath + (pathEnds[pathCount - 1] ?? 0));
-  const surfaceLengths = new Uint32Array(dag.nodes.length);
+  const surfaceLengths = new Uint32Array(nodeCount);
   let idCount = 0;
-  for (let node = 0; node < dag.nodes.length; node++) {
+  for (let node = 0; node < nodeCount; node++) {
     const length =
       kernel.isSurfaceMalformed(node) !== 0 ? MALFORMED_SURFACE : kernel.surfaceLength(node);
     surfaceLengths[node] = length;
@@ -246,7 +295,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
   // Kernel memory is little-endian, as the format is: the ids are copied as they lie.
   const surfaceIds = new Uint8Array(idCount * 4);
   const kernelBytes = memory();
-  for (let node = 0, at = 0; node < dag.nodes.length; node++) {
+  for (let node = 0, at = 0; node < nodeCount; node++) {
     const length = surfaceLengths[node] as number;
     if (length === MALFORMED_SURFACE) continue;
     const start = kernel.surfacePointer(node);
@@ -260,7 +309,7 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
   const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
   return {
     model: "dag",
-    dag: { nodes: dag.nodes },
+    dag,
     started: true,
     headerPending: kernel.isHeaderPending() !== 0,
     prefix: {
@@ -278,8 +327,8 @@ function captureBody(host: KernelHost, dag: Dag, prefix: PrefixHash): DagSnapsho
   };
 }
 
-function snapshotDagOf(body: DagSnapshotBody, file: string): Dag {
-  const made = makeDag(body.dag?.nodes ?? []);
+function snapshotDagOf(dag: { readonly nodes: readonly DagNode[] }, file: string): Dag {
+  const made = makeDag(dag.nodes ?? []);
   if (!made.ok)
     throw new JournalError(
       file,
@@ -289,7 +338,13 @@ function snapshotDagOf(body: DagSnapshotBody, file: string): Dag {
 }
 
 /** Lays the snapshot's state into a freshly begun journal; its shape is checked before any write. */
-function restoreKernel(host: KernelHost, body: DagSnapshotBody, dag: Dag, file: string): void {
+function restoreKernel(
+  host: KernelHost,
+  body: DagSnapshotBody,
+  dag: Dag | KernelHeaderDag,
+  file: string,
+): void {
+  const { nodeCount } = idsOf(dag);
   const { kernel } = host;
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
   const bytesOf = (field: keyof DagSnapshotBody): Uint8Array => {
@@ -311,7 +366,7 @@ function restoreKernel(host: KernelHost, body: DagSnapshotBody, dag: Dag, file: 
   const pathEnds = u32sOfField("pathEnds");
   const surfaceLengths = u32sOfField("surfaceLengths");
   const surfaceIds = bytesOf("surfaceIds");
-  if (records.length !== dag.nodes.length * NODE_RECORD_BYTES)
+  if (records.length !== nodeCount * NODE_RECORD_BYTES)
     throw refuse("its node records do not fit its DAG");
   if (report.length !== (kernel.REPORT_BYTES.value as number))
     throw refuse("its report block has the wrong size");
@@ -321,7 +376,7 @@ function restoreKernel(host: KernelHost, body: DagSnapshotBody, dag: Dag, file: 
     end = pathEnd;
   }
   if (end !== pathBytes.length) throw refuse("its path ends do not fit its path bytes");
-  if (surfaceLengths.length !== dag.nodes.length) throw refuse("its surfaces do not fit its DAG");
+  if (surfaceLengths.length !== nodeCount) throw refuse("its surfaces do not fit its DAG");
   let ids = 0;
   for (const length of surfaceLengths) if (length !== MALFORMED_SURFACE) ids += length;
   if (ids * 4 !== surfaceIds.length) throw refuse("its surface ids do not fit its surfaces");

@@ -1,13 +1,13 @@
 /**
  * The snapshot file: a text envelope around a JSON body, the same for every model.
  *
- *   statefold-snapshot 3          magic and format version
+ *   statefold-snapshot 5          magic and format version
  *   <sha256 of the body, hex>     so a truncated or edited snapshot is refused, not trusted
  *   {…body…}
  *
  * The body names its model, and holds the SHA-256 of the journal prefix it covers and the
  * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
- * node surfaces, the report block, with the DAG (the layouts it copies, assembly/dag/state.ts
+ * node surfaces, the report block, with the DAG or word that it is the header's (the layouts it copies, assembly/dag/state.ts
  * and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
  * as assembly/operations/snapshot.ts writes it. An `executive` body: the journal's header, the
  * machine's state as an executive snapshot (docs/models/executive.md, "Snapshots" — checked as
@@ -22,11 +22,16 @@ import type { DagNode } from "../src/models/dag/dag.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**
- * 4: a dag body's paths and surfaces are packed, four base64 strings (3 had a string per path and
+ * 5: a dag body whose DAG is the journal header's says so instead of holding it (the prefix holds
+ * the header, and a resume reads it there: parsing 10⁵ nodes out of the body cost more than the
+ * rest of a resume); 4: a dag body's paths and surfaces are packed, four base64 strings (3 had a string per path and
  * an array per surface: 10⁵ surfaces took longer to restore than to audit); 3: a body names its
  * model (2 was dag-only); 2: a node's surface may be null, a malformed payload's mark.
  */
-export const SNAPSHOT_VERSION = 4;
+export const SNAPSHOT_VERSION = 5;
+
+/** A dag body's `dag` when the DAG is the one the journal's header line carries. */
+export const HEADER_DAG = "header";
 
 /** What every body holds: how far the journal was read, and the hash of what was. */
 export interface SnapshotPrefix {
@@ -58,8 +63,11 @@ export interface OperationsSnapshotBody extends SnapshotPrefix {
 
 export interface DagSnapshotBody extends SnapshotPrefix {
   readonly model: "dag";
-  /** The DAG audited against; null when the journal's first line was not yet seen. */
-  readonly dag: { readonly nodes: readonly DagNode[] } | null;
+  /**
+   * The DAG audited against: HEADER_DAG when it is the journal header's (the prefix holds it),
+   * else its nodes; null when the journal's first line was not yet seen.
+   */
+  readonly dag: { readonly nodes: readonly DagNode[] } | typeof HEADER_DAG | null;
   /** Base64 of the node records, 16 bytes per node. */
   readonly nodeRecords: string;
   /** Base64 of every interned path's bytes (WTF-8), one after another in id order. */

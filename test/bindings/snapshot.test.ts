@@ -10,6 +10,7 @@ import {
   toBase64,
   u32Bytes,
 } from "../../bindings/snapshot-format.js";
+import { sha256 } from "../../src/digest/sha256.js";
 import { referenceEngine } from "../../src/engine.js";
 import { makeDag } from "../../src/models/dag/dag.js";
 import { concatBytes } from "../support/bytes.js";
@@ -205,6 +206,38 @@ describe("snapshot and resume", () => {
       (await engine.resume(snapshotOf(journal), journal, made.dag)).finish(),
     );
     expect(outcome).toHaveProperty("threw.class", "JournalError");
+  });
+
+  it("leaves a header's DAG to the header, which its prefix holds; a given DAG it keeps", async () => {
+    const body = decodeSnapshot(snapshotOf(journal), "s") as DagSnapshotBody;
+    expect(body.dag).toBe("header");
+    const whole = concatBytes(journal, appended);
+    expect((await engine.resume(snapshotOf(journal), whole)).finish()).toEqual(
+      await referenceEngine.auditBytes(null, whole),
+    );
+
+    const made = makeDag([
+      { id: "A", deps: [] },
+      { id: "B", deps: ["A"] },
+    ]);
+    if (!made.ok) throw new Error("dag");
+    const headerless = concatBytes(...[journal, appended].map((b) => b.subarray(header.length)));
+    const auditor = engine.openAuditor(made.dag, { snapshots: true });
+    auditor.write(headerless.subarray(0, journal.length - header.length));
+    const given = auditor.snapshot();
+    expect((decodeSnapshot(given, "s") as DagSnapshotBody).dag).toEqual({ nodes: made.dag.nodes });
+    expect((await engine.resume(given, headerless)).finish()).toEqual(
+      await referenceEngine.auditBytes(made.dag, headerless),
+    );
+  });
+
+  it("refuses a snapshot that leaves its DAG to a header the journal does not start with", async () => {
+    const body = decodeSnapshot(snapshotOf(journal), "s") as DagSnapshotBody;
+    const blank = encoder.encode(" ".repeat(body.prefix.bytes));
+    const forged = { ...body, prefix: { ...body.prefix, sha256: sha256().update(blank).hex() } };
+    expect(await refusal(encodeSnapshot(forged), blank)).toMatch(
+      /audits against the journal header's DAG, but the journal starts with no header/,
+    );
   });
 
   it("refuses to snapshot an auditor opened without snapshots, and one that is finished", () => {
