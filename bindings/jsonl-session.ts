@@ -16,7 +16,7 @@ import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
-import { PrefixHash, resumeAfterPrefix } from "./prefix-hash.js";
+import { PrefixHash, prefixSha256, resumeAfterPrefix } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
 import {
   type DagSnapshotBody,
@@ -73,7 +73,7 @@ export class JsonlSession implements JournalAuditor {
   ) {
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++host.journalGeneration;
-    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
+    this.prefix = options.snapshots ? new PrefixHash(prefixSha256(), 0) : null;
   }
 
   write(chunk: Uint8Array): void {

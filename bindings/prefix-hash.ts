@@ -4,7 +4,13 @@
  * Every model's sessions use both.
  */
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
+import { threadedSha256 } from "../src/digest/threaded-sha256.js";
 import { JournalError } from "../src/journal/errors.js";
+
+/** A hash of a journal prefix: on the hashing thread where there is one, off the audit's way. */
+export function prefixSha256(): Sha256 {
+  return threadedSha256() ?? sha256();
+}
 
 /**
  * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
@@ -38,7 +44,7 @@ export class PrefixHash {
 
 /** Hashes the first `bytes` of a stream and hands back what follows. */
 class PrefixVerifier {
-  readonly hash = sha256();
+  readonly hash = prefixSha256();
   seen = 0;
 
   constructor(private readonly bytes: number) {}

@@ -11,7 +11,7 @@ import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { UNNAMED_JOURNAL } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
-import { PrefixHash, resumeAfterPrefix } from "./prefix-hash.js";
+import { PrefixHash, prefixSha256, resumeAfterPrefix } from "./prefix-hash.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -91,7 +91,7 @@ export abstract class StreamedSession<
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
-    this.prefix = options.snapshots ? new PrefixHash(sha256(), 0) : null;
+    this.prefix = options.snapshots ? new PrefixHash(prefixSha256(), 0) : null;
   }
 
   /** The model the session audits, as its snapshot bodies name it. */

@@ -2,7 +2,8 @@ import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { hmacSha256Hex } from "../../src/digest/hmac-sha256.js";
-import { PortableSha256, sha256 } from "../../src/digest/sha256.js";
+import { PortableSha256, type Sha256, sha256 } from "../../src/digest/sha256.js";
+import { threadedSha256 } from "../../src/digest/threaded-sha256.js";
 
 describe("Sha256", () => {
   it("gives the FIPS 180-4 digests of the standard messages", () => {
@@ -80,5 +81,53 @@ describe("hmacSha256Hex", () => {
         },
       ),
     );
+  });
+});
+
+describe("threadedSha256()", () => {
+  const nodeHex = (...parts: Uint8Array[]) => {
+    const hash = createHash("sha256");
+    for (const part of parts) hash.update(part);
+    return hash.digest("hex");
+  };
+
+  it("hashes on a thread here, as node:crypto does, for any bytes in any chunks, copies included", () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ maxLength: 2000 }),
+        fc.array(fc.nat(300), { maxLength: 8 }),
+        fc.nat(2000),
+        (bytes, cuts, copyAt) => {
+          const hash = threadedSha256();
+          if (hash === null) throw new Error("no hashing thread under Node");
+          let at = 0;
+          let copied: { readonly at: number; readonly hash: Sha256 } | null = null;
+          for (const cut of [...cuts, bytes.length]) {
+            const end = Math.min(bytes.length, at + cut);
+            hash.update(bytes.subarray(at, end));
+            at = end;
+            if (copied === null && at >= Math.min(copyAt, bytes.length))
+              copied = { at, hash: hash.copy() };
+          }
+          expect(hash.hex()).toBe(nodeHex(bytes));
+          if (copied !== null)
+            expect(copied.hash.hex()).toBe(nodeHex(bytes.subarray(0, copied.at)));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("takes more than its shared slots hold, waiting for the thread, and hashes them all", () => {
+    const block = new Uint8Array(3 << 20).map((_, i) => (i * 2654435761) >>> 24);
+    const hash = threadedSha256() as Sha256;
+    const other = threadedSha256() as Sha256;
+    for (let i = 0; i < 12; i++) {
+      hash.update(block);
+      other.update(block.subarray(i));
+    }
+    const blocks = Array.from({ length: 12 }, () => block);
+    expect(hash.hex()).toBe(nodeHex(...blocks));
+    expect(other.hex()).toBe(nodeHex(...blocks.map((b, i) => b.subarray(i))));
   });
 });
