@@ -31,13 +31,16 @@ import { openFileSink } from "./file-sink.js";
 import { integerFlag, probabilityFlag } from "./number-flags.js";
 import { writeBatched } from "./write-batched.js";
 
-const FAULT_LIST = FAULT_KINDS.map(
-  (kind) => `    ${kind.padEnd(22)}${FAULT_DESCRIPTIONS[kind]}`,
-).join("\n");
+/** A help list of faults: each name, then its description in a column (a longer name pushes it on). */
+function faultList<K extends string>(
+  kinds: readonly K[],
+  descriptions: Readonly<Record<K, string>>,
+): string {
+  return kinds.map((kind) => `    ${`${kind} `.padEnd(22)}${descriptions[kind]}`).join("\n");
+}
 
-const OPERATIONS_FAULT_LIST = OPERATIONS_FAULT_KINDS.map(
-  (kind) => `    ${kind.padEnd(22)}${OPERATIONS_FAULT_DESCRIPTIONS[kind]}`,
-).join("\n");
+const FAULT_LIST = faultList(FAULT_KINDS, FAULT_DESCRIPTIONS);
+const OPERATIONS_FAULT_LIST = faultList(OPERATIONS_FAULT_KINDS, OPERATIONS_FAULT_DESCRIPTIONS);
 
 const MODELS = ["dag", "operations", "executive"] as const;
 type Model = (typeof MODELS)[number];
@@ -57,9 +60,7 @@ const FLAGS_OF: Readonly<Record<Model, readonly (keyof GenValues)[]>> = {
   executive: [],
 };
 
-const EXECUTIVE_FAULT_LIST = EXECUTIVE_FAULT_KINDS.map(
-  (kind) => `    ${kind.padEnd(22)}${EXECUTIVE_FAULT_DESCRIPTIONS[kind]}`,
-).join("\n");
+const EXECUTIVE_FAULT_LIST = faultList(EXECUTIVE_FAULT_KINDS, EXECUTIVE_FAULT_DESCRIPTIONS);
 
 const HELP = `Usage: statefold gen [--model dag|operations|executive] [--events N] [--seed N] [--inject KIND[:COUNT]]...
                      [--out FILE]   (and, for dag: [--nodes N] ..., for operations: [--strands N])

@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { EXECUTIVE_FAULT_KINDS } from "../../src/generate/executive/journal.js";
 import { FAULT_KINDS } from "../../src/generate/fault-kinds.js";
 import type { InjectedFault } from "../../src/generate/faults.js";
+import { OPERATIONS_FAULT_KINDS } from "../../src/generate/operations/fault-kinds.js";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
@@ -17,6 +19,12 @@ import {
 const CAMPAIGN = ["--nodes", "25", "--events", "500", "--seed", "3"];
 
 describe("statefold gen", () => {
+  it("lists every fault of every model in its help, its name apart from what it does", async () => {
+    const help = (await statefoldInProcess(["gen", "--help"])).stdout;
+    const kinds = [...FAULT_KINDS, ...OPERATIONS_FAULT_KINDS, ...EXECUTIVE_FAULT_KINDS];
+    for (const kind of kinds) expect(help).toMatch(new RegExp(`\\n {4}${kind} +\\S`));
+  });
+
   it("writes the generator's journal: the same bytes for the same options, others for another seed", async () => {
     const args = ["gen", "--nodes", "12", "--events", "300", "--seed", "5", "--max-deps", "2"];
     const first = await statefoldInProcess([...args, "--parallelism", "4"]);
