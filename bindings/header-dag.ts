@@ -26,7 +26,7 @@ export class KernelHeaderDag implements NodeIds {
 
   constructor(
     private readonly kernel: KernelExports,
-    /** The header line (a copy: the host's lines may be reused). */
+    /** The header line, the session's own copy of it. */
     readonly line: Uint8Array,
     private readonly file: string,
   ) {

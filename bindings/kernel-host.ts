@@ -41,7 +41,8 @@ export class KernelHost {
   /**
    * The DAG of a header line, or null when the first line is no header. The kernel reads a plain
    * header itself and then holds its DAG; the host reads any other. The last header's DAG is
-   * kept: auditing many journals of one campaign parses and loads its DAG once.
+   * kept: auditing many journals of one campaign parses and loads its DAG once. `firstLine` is
+   * the session's own copy, and is kept as it is (a header can be megabytes).
    */
   headerDag(firstLine: Uint8Array, file: string): Dag | KernelHeaderDag | null {
     const last = this.lastHeader;
@@ -78,7 +79,7 @@ export class KernelHost {
     this.scannedHeader = null;
     this.loadedDag = null;
     if (!written || this.kernel.loadHeader() === 0) return null;
-    const dag = new KernelHeaderDag(this.kernel, firstLine.slice(), file);
+    const dag = new KernelHeaderDag(this.kernel, firstLine, file);
     this.loadedDag = dag;
     return dag;
   }
