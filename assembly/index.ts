@@ -8,7 +8,7 @@
  */
 
 import { Limit, report } from "./dag/audit";
-import { idLength, idPointer, loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
+import { loadPackedDag, nodeCount, packedDagBytes } from "./dag/dag";
 import { loadHeaderDag } from "./dag/header";
 import { setHashKey } from "./hash";
 import { reserve, resetAll, sealModelRegion } from "./memory";
@@ -95,14 +95,8 @@ export function loadHeader(): bool {
   return true;
 }
 
-/** Where node `node`'s id lies in memory (WTF-8), for a host that did not write the DAG. */
-export function nodeIdPointer(node: i32): usize {
-  return idPointer(node);
-}
-
-export function nodeIdLength(node: i32): usize {
-  return idLength(node);
-}
+/** Where node `node`'s id lies in memory (WTF-8), and its length: for a host that did not write the DAG. */
+export { idLength as nodeIdLength, idPointer as nodeIdPointer } from "./dag/dag";
 
 export function reportPointer(): usize {
   return report;

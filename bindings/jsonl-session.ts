@@ -172,7 +172,6 @@ export class JsonlSession implements JournalAuditor {
         "refusing the snapshot: it audits against the journal header's DAG, but the journal starts with no header",
       );
     }
-    this.dagFromHeader = true;
     return this.chosenDag(headerDag);
   }
 
@@ -183,8 +182,12 @@ export class JsonlSession implements JournalAuditor {
     restoreKernel(this.host, body, dag, file);
   }
 
-  /** The DAG to audit against, given the header's: the one given beside it, when they agree. */
+  /**
+   * The DAG to audit against, given the header's: the one given beside it, when they agree. Notes
+   * whether it is the header's.
+   */
   private chosenDag(headerDag: Dag | KernelHeaderDag | null): Dag | KernelHeaderDag {
+    this.dagFromHeader = headerDag !== null && this.given === null;
     if (headerDag instanceof KernelHeaderDag && this.given === null) return headerDag;
     const header = headerDag === null ? null : referenceDag(headerDag);
     return chooseDag(this.file, header, this.given);
@@ -195,7 +198,6 @@ export class JsonlSession implements JournalAuditor {
     const firstLine = held.firstLine();
     const headerDag = this.host.headerDag(firstLine, this.file);
     this.dag = this.chosenDag(headerDag);
-    this.dagFromHeader = headerDag !== null && this.given === null;
     this.host.useDag(this.dag, this.file);
     const { kernel } = this.host;
     this.held = null;

@@ -7,8 +7,8 @@
  *
  * The body names its model, and holds the SHA-256 of the journal prefix it covers and the
  * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
- * node surfaces, the report block, with the DAG or word that it is the header's (the layouts it copies, assembly/dag/state.ts
- * and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
+ * node surfaces, the report block, with the DAG or word that it is the header's (the layouts it
+ * copies, assembly/dag/state.ts and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
  * as assembly/operations/snapshot.ts writes it. An `executive` body: the journal's header, the
  * machine's state as an executive snapshot (docs/models/executive.md, "Snapshots" — checked as
  * `restore` checks one) and the report block (assembly/executive/audit.ts). Changing any of them
@@ -24,9 +24,10 @@ export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**
  * 5: a dag body whose DAG is the journal header's says so instead of holding it (the prefix holds
  * the header, and a resume reads it there: parsing 10⁵ nodes out of the body cost more than the
- * rest of a resume); 4: a dag body's paths and surfaces are packed, four base64 strings (3 had a string per path and
- * an array per surface: 10⁵ surfaces took longer to restore than to audit); 3: a body names its
- * model (2 was dag-only); 2: a node's surface may be null, a malformed payload's mark.
+ * rest of a resume); 4: a dag body's paths and surfaces are packed, four base64 strings (3 had a
+ * string per path and an array per surface: 10⁵ surfaces took longer to restore than to audit);
+ * 3: a body names its model (2 was dag-only); 2: a node's surface may be null, a malformed
+ * payload's mark.
  */
 export const SNAPSHOT_VERSION = 5;
 

@@ -79,9 +79,8 @@ export function idTableCapacity(n: u32): u32 {
 }
 
 /**
- * Fills the id table over `capacity` slots at `slots` and `tags` (u32 each, `slots` zeroed by
- * the caller); false when two nodes share an id (a host-validated DAG has none; a header the
- * kernel reads may).
+ * Fills the id table over `capacity` slots at `slots` and `tags` (u32 each); false when two
+ * nodes share an id (a host-validated DAG has none; a header the kernel reads may).
  */
 export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
   idSlots = slots;
@@ -89,8 +88,8 @@ export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
   idSlotMask = capacity - 1;
   memory.fill(slots, 0, (<usize>capacity) << 2);
   for (let node = 0; node < nodeCount; node++) {
-    const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
-    const length = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4) - start;
+    const start = idPointer(node);
+    const length = idLength(node);
     const hash = <u32>hashBytes(start, length);
     let slot = hash & idSlotMask;
     while (load<u32>(idSlots + ((<usize>slot) << 2)) != 0) {
@@ -104,11 +103,15 @@ export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
 }
 
 /** Where node `node`'s id lies (WTF-8), and its length in bytes. */
-export function idPointer(node: i32): usize {
+// @ts-expect-error: decorator
+@inline
+export function idPointer(node: u32): usize {
   return idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
 }
 
-export function idLength(node: i32): usize {
+// @ts-expect-error: decorator
+@inline
+export function idLength(node: u32): usize {
   return <usize>(load<u32>(idOffsets + ((<usize>node) << 2), 4) - load<u32>(idOffsets + ((<usize>node) << 2)));
 }
 
@@ -129,7 +132,5 @@ export function lookupId(pointer: usize, length: usize): i32 {
 // @ts-expect-error: decorator
 @inline
 function isIdOf(node: u32, pointer: usize, length: usize): bool {
-  const start = idBytes + load<u32>(idOffsets + ((<usize>node) << 2));
-  const end = idBytes + load<u32>(idOffsets + ((<usize>node) << 2), 4);
-  return end - start == length && memory.compare(start, pointer, length) == 0;
+  return idLength(node) == length && memory.compare(idPointer(node), pointer, length) == 0;
 }

@@ -241,7 +241,7 @@ function buildDag(): bool {
     if (node < 0) return false; // a dangling dependency
     store<u32>(depPositions + (k << 2), <u32>node);
   }
-  reverseEdges(n, depPositions, unmet, queue);
+  reverseEdges(n, depPositions, unmet, queue); // the Kahn pass's two arrays are free until it runs
   if (!isAcyclic(n, unmet, queue)) return false;
   setTop(columnsEnd);
   return true;

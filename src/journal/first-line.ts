@@ -22,7 +22,7 @@ export class FirstLineHold {
     if (this.end < 0) this.end = this.lineEndIn(chunk);
     this.chunks.push(chunk.slice());
     this.bytes += chunk.length;
-    return this.end >= 0;
+    return this.complete;
   }
 
   /** Whether the first non-blank line is held with its line feed. */
