@@ -125,6 +125,21 @@ describe("integer fields", () => {
     for (const [text] of TABLE) await expectAsReference(text);
   });
 
+  it("are read as the reference reads them for short spellings, plain and not", async () => {
+    // Up to eight bytes of digits are read as one word: every length, every digit, and the
+    // short numbers that are not plain digits, which must fall back to the exact reading.
+    const short = fc.oneof(
+      fc.integer({ min: -99_999_999, max: 99_999_999 }).map(String),
+      fc
+        .tuple(
+          fc.integer({ min: -9999, max: 9999 }),
+          fc.constantFrom(".0", ".5", "e0", "e1", "E+2", "e-1", ".25e1"),
+        )
+        .map(([whole, tail]) => `${whole}${tail}`),
+    );
+    await fc.assert(fc.asyncProperty(short, expectAsReference), { numRuns: 300 });
+  });
+
   it("are read as the reference reads them for random spellings near integers and the boundary", async () => {
     const digits = (n: number) =>
       fc.string({ unit: fc.constantFrom(..."0123456789"), minLength: 0, maxLength: n });
