@@ -183,27 +183,49 @@ function topPath(key: usize, length: usize): i32 {
  * The decoded content of the string at `path` (present, a string): in place when it holds no
  * escape, else decoded into the decode buffer. Its pointer and length go to the slot.
  */
+// @ts-expect-error: decorator
+@inline
 export function decodeText(path: i32): void {
   const start = valueStart(path) + 1;
   const end = valueEnd(path) - 1;
-  if (!isEscaped(path)) {
-    setText(path, start, end - start);
-    return;
-  }
+  if (isEscaped(path)) decodeEscapedText(path, start, end);
+  else setText(path, start, end - start);
+}
+
+function decodeEscapedText(path: i32, start: usize, end: usize): void {
   const length = decodeString(start, end, decodeTop);
   setText(path, decodeTop, length);
   decodeTop += length;
 }
 
-/** The kind code of the decoded kind text, or -1. */
+/**
+ * The kind code of the decoded kind text, or -1: compared as little-endian words, as `topPath`
+ * compares keys (0x65746e69 = "inte").
+ */
 export function kindCode(pointer: usize, length: usize): i32 {
-  if (isName(pointer, length, "accepted")) return Kind.ACCEPTED;
-  if (isName(pointer, length, "intent")) return Kind.INTENT;
-  if (isName(pointer, length, "settled")) return Kind.SETTLED;
-  if (isName(pointer, length, "readback")) return Kind.READBACK;
-  if (isName(pointer, length, "cancel-requested")) return Kind.CANCEL_REQUESTED;
-  if (isName(pointer, length, "finished")) return Kind.FINISHED;
-  if (isName(pointer, length, "lease")) return Kind.LEASE;
+  switch (<i32>length) {
+    case 5:
+      if (load<u32>(pointer) == 0x7361656c && load<u8>(pointer, 4) == 0x65) return Kind.LEASE;
+      break;
+    case 6:
+      if (load<u32>(pointer) == 0x65746e69 && load<u16>(pointer, 4) == 0x746e) return Kind.INTENT;
+      break;
+    case 7:
+      if (load<u32>(pointer) == 0x74746573 && load<u32>(pointer, 3) == 0x64656c74) return Kind.SETTLED;
+      break;
+    case 8: {
+      const word = load<u64>(pointer);
+      if (word == 0x6465747065636361) return Kind.ACCEPTED;
+      if (word == 0x6b63616264616572) return Kind.READBACK;
+      if (word == 0x64656873696e6966) return Kind.FINISHED;
+      break;
+    }
+    case 16:
+      if (load<u64>(pointer) == 0x722d6c65636e6163 && load<u64>(pointer, 8) == 0x6465747365757165) {
+        return Kind.CANCEL_REQUESTED;
+      }
+      break;
+  }
   return -1;
 }
 

@@ -533,6 +533,9 @@ function nonRecord(c: Choices): unknown {
     { kind: "dispatched", id: "A" },
     { kind: "lease\u0000", strand: "s1", epoch: 1 },
     { kind: "" },
+    // A kind is read as words: one byte off in each word of each kind's name.
+    { kind: c.pick(["leasE", "Lease", "intenT", "iNtent", "settlEd", "setTled", "Settled"]) },
+    { kind: c.pick(["acceptEd", "readbacK", "finisheD", "cancel-requesteD", "cancel_requested"]) },
   ]);
 }
 
