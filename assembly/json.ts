@@ -223,6 +223,9 @@ function scanLiteral(at: usize, end: usize): usize {
   return at + 4 <= end && load<u32>(at) == word ? at + 4 : 0;
 }
 
+/** `,"` as a little-endian u16. */
+const COMMA_QUOTE: u16 = 0x222c;
+
 /** What a reader's `member` answers for a key whose value it does not read. */
 export const NO_FIELD: i32 = -1;
 
@@ -322,6 +325,11 @@ export function scanLine<R>(start: usize, end: usize): i32 {
         }
       }
       valueEscaped = false;
+      // Most members follow the one before without a space: a comma and the next key's quote.
+      if (inObject && at + 1 < end && load<u16>(at) == COMMA_QUOTE) {
+        at++;
+        break;
+      }
       at = skipWhitespace(at, end);
       if (depth == 0) {
         if (at != end) return LineShape.INVALID;
@@ -352,9 +360,15 @@ export function scanLine<R>(start: usize, end: usize): i32 {
       const field = parent == NO_FIELD ? NO_FIELD : reader<R>().member(depth, parent, at + 1, keyEnd - 1, scannedEscape);
       store<i32>(levelField + (depth << 2), field);
     }
-    at = skipWhitespace(keyEnd, end);
-    if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
-    at = skipWhitespace(at + 1, end);
+    // Most keys are followed by a colon and their value, without a space.
+    const colonAndNext = keyEnd + 1 < end ? <u32>load<u16>(keyEnd) : 0;
+    if ((colonAndNext & 0xff) == CharCode.COLON && colonAndNext >> 8 > CharCode.SPACE) {
+      at = keyEnd + 1;
+    } else {
+      at = skipWhitespace(keyEnd, end);
+      if (at >= end || load<u8>(at) != CharCode.COLON) return LineShape.INVALID;
+      at = skipWhitespace(at + 1, end);
+    }
     // Where the member's value starts (a nested key must not move its parent's start).
     if (depth == 1) topStart = at;
     else if (levels > 1 && depth <= levels) store<u32>(levelStart + (depth << 2), <u32>at);
