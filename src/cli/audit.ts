@@ -1,3 +1,4 @@
+import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { passes } from "../report/verdict.js";
 import { auditJournals } from "./audit-journals.js";
@@ -14,6 +15,8 @@ import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
 import { journalInputs, STDIN_ARGUMENT, STDIN_NAME } from "./journal-inputs.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
+
+const STDIN_FD = 0;
 
 const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
                        [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
@@ -102,7 +105,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
         strict: values.strict,
         colour: output.colour,
       },
-      stdin: () => process.stdin,
+      stdin: () => readDescriptorChunks(STDIN_FD, STDIN_NAME, () => process.stdin),
     },
     output,
   );

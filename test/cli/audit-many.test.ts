@@ -183,6 +183,23 @@ describe("statefold audit -", () => {
     expect(report.legality.first.map((event) => event.reason)).toEqual(["dependencies-not-proven"]);
   });
 
+  it("audits a journal of several mebibytes from the standard input as from its file", async () => {
+    // Past the first mebibyte the standard input is read ahead by a thread of its own.
+    const journal = join(tempFiles({}), "operations.jsonl");
+    const gen = ["gen", "--model", "operations", "--events", "60000", "--seed", "3"];
+    expect((await statefold([...gen, "--inject", "stale-epoch:3", "--out", journal])).code).toBe(0);
+    const bytes = readFileSync(journal);
+    expect(bytes.length).toBeGreaterThan(5 * 2 ** 20);
+    const [fromStdin, fromFile] = await Promise.all([
+      statefold(["audit", "--format", "json", "-"], {}, bytes),
+      statefold(["audit", "--format", "json", journal]),
+    ]);
+    expect(fromStdin.code).toBe(1);
+    expect(fromStdin.stderr).toBe("");
+    expect(JSON.parse(fromStdin.stdout)).toEqual(JSON.parse(fromFile.stdout));
+    expect((JSON.parse(fromStdin.stdout) as { events: number }).events).toBe(60000);
+  });
+
   it("names the standard input in errors", async () => {
     const run = await statefold(["audit", "-"], {}, '{"kind":"dispatched","id":"A"}\n');
     expectCleanFailure(run);

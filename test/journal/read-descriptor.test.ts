@@ -1,0 +1,160 @@
+import { spawn, spawnSync } from "node:child_process";
+import { closeSync, constants, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, it } from "vitest";
+import { JournalError } from "../../src/journal/errors.js";
+import { readDescriptorChunks } from "../../src/journal/read-descriptor.js";
+import { testTempDir } from "../support/temp-dirs.js";
+
+const MIB = 2 ** 20;
+const folder = testTempDir("statefold-descriptor-");
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Bytes that differ from chunk to chunk, so a chunk read into the wrong slot shows. */
+function bytesOf(size: number): Uint8Array {
+  const content = new Uint8Array(size);
+  for (let at = 0; at < size; at++) content[at] = (at * 7 + (at >> 20) * 13) & 0xff;
+  return content;
+}
+
+function fileOf(size: number): { path: string; content: Uint8Array } {
+  const content = bytesOf(size);
+  const path = join(folder, `bytes-${size}`);
+  writeFileSync(path, content);
+  return { path, content };
+}
+
+const noFallback = (): AsyncIterable<Uint8Array> => {
+  throw new Error("the fallback was not to be used");
+};
+
+/** Every chunk, copied (a chunk is valid until the next is asked for), slowly when `pauseMs`. */
+async function collect(chunks: AsyncIterable<Uint8Array>, pauseMs = 0): Promise<Uint8Array[]> {
+  const received: Uint8Array[] = [];
+  for await (const chunk of chunks) {
+    if (pauseMs > 0) await sleep(pauseMs); // the thread reads ahead meanwhile
+    received.push(chunk.slice());
+  }
+  return received;
+}
+
+/**
+ * A named pipe, written by a child process in pieces with pauses, after `delayMs`; `opened` once
+ * the child has opened it (a FIFO read non-blocking before its writer opens it reads as ended).
+ */
+function pipeFrom(
+  path: string,
+  name: string,
+  delayMs = 0,
+): { fifo: string; opened: Promise<void>; writer: Promise<number | null> } {
+  const fifo = join(folder, name);
+  expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+  const writer = spawn(
+    process.execPath,
+    [
+      "-e",
+      `const fs = require("node:fs");
+       const bytes = fs.readFileSync(${JSON.stringify(path)});
+       const out = fs.openSync(${JSON.stringify(fifo)}, "w");
+       process.stdout.write("open\\n");
+       const pause = new Int32Array(new SharedArrayBuffer(4));
+       Atomics.wait(pause, 0, 0, ${delayMs});
+       for (let at = 0; at < bytes.length; at += 300000) {
+         fs.writeSync(out, bytes.subarray(at, at + 300000));
+         Atomics.wait(pause, 0, 0, 3);
+       }
+       fs.closeSync(out);`,
+    ],
+    { stdio: ["ignore", "pipe", "ignore"] },
+  );
+  const opened = new Promise<void>((resolve) => writer.stdout.once("data", () => resolve()));
+  return { fifo, opened, writer: new Promise((resolve) => writer.on("close", resolve)) };
+}
+
+describe("readDescriptorChunks", () => {
+  it("yields a file's bytes in order, for every size around a chunk", async () => {
+    for (const size of [0, 1, MIB - 1, MIB, MIB + 1, 5.5 * MIB]) {
+      const { path, content } = fileOf(size);
+      const fd = openSync(path, "r");
+      try {
+        const received = await collect(readDescriptorChunks(fd, path, noFallback), 1);
+        expect(received.every((chunk) => chunk.length > 0 && chunk.length <= MIB)).toBe(true);
+        expect(Buffer.concat(received).equals(content)).toBe(true);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  });
+
+  it("yields a pipe's bytes in order while its writer pauses, read ahead by the thread", async () => {
+    const { path, content } = fileOf(9 * MIB + 12345);
+    const { fifo, writer } = pipeFrom(path, "blocking");
+    const fd = openSync(fifo, "r");
+    try {
+      const received = await collect(readDescriptorChunks(fd, fifo, noFallback), 2);
+      expect(Buffer.concat(received).equals(content)).toBe(true);
+      expect(received.length).toBeGreaterThanOrEqual(9);
+    } finally {
+      closeSync(fd);
+    }
+    expect(await writer).toBe(0);
+  });
+
+  it("reads a non-blocking descriptor that has nothing yet through the fallback, losing no byte", async () => {
+    const { path, content } = fileOf(3 * MIB);
+    const { fifo, opened, writer } = pipeFrom(path, "non-blocking", 50);
+    const fd = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    await opened;
+    let fellBack = false;
+    // The fallback a test can have: the same descriptor, polled.
+    async function* polled(): AsyncGenerator<Uint8Array> {
+      fellBack = true;
+      const buffer = new Uint8Array(64 * 1024);
+      while (true) {
+        let read: number;
+        try {
+          read = readSync(fd, buffer, 0, buffer.length, null);
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+          await sleep(1);
+          continue;
+        }
+        if (read === 0) return;
+        yield buffer.subarray(0, read);
+      }
+    }
+    try {
+      const received = await collect(readDescriptorChunks(fd, fifo, polled));
+      expect(Buffer.concat(received).equals(content)).toBe(true);
+    } finally {
+      closeSync(fd);
+    }
+    expect(fellBack).toBe(true);
+    expect(await writer).toBe(0);
+  });
+
+  it("lets a consumer stop early", async () => {
+    const { path, content } = fileOf(6 * MIB);
+    const fd = openSync(path, "r");
+    try {
+      for await (const chunk of readDescriptorChunks(fd, path, noFallback)) {
+        expect(chunk[MIB - 1]).toBe(content[MIB - 1]);
+        break;
+      }
+    } finally {
+      closeSync(fd);
+    }
+  });
+
+  it("names the input when it cannot be read", async () => {
+    const fd = openSync(folder, "r"); // a directory: EISDIR
+    try {
+      await expect(collect(readDescriptorChunks(fd, "<stdin>", noFallback))).rejects.toThrow(
+        new JournalError("<stdin>", "cannot read: EISDIR: illegal operation on a directory, read"),
+      );
+    } finally {
+      closeSync(fd);
+    }
+  });
+});
