@@ -21,10 +21,12 @@ export function hashBytes(pointer: usize, length: usize): u64 {
   let v2: u64 = key0 ^ 0x6c7967656e657261;
   let v3: u64 = key1 ^ 0x7465646279746573;
   const wholeWords = length >> 3;
+  // The last few bytes, read as a word and masked: the bytes past them are kernel memory (every
+  // region has overread room after it), and a loop over them would mispredict its exit whenever
+  // the length changes.
+  const tailBytes = <u64>(length & 7);
   let tail: u64 = (<u64>length) << 56;
-  for (let i: usize = wholeWords << 3, shift: u64 = 0; i < length; i++, shift += 8) {
-    tail |= (<u64>load<u8>(pointer + i)) << shift;
-  }
+  if (tailBytes != 0) tail |= load<u64>(pointer + (wholeWords << 3)) & ((<u64>1 << (tailBytes << 3)) - 1);
   for (let w: usize = 0; w <= wholeWords; w++) {
     const m = w < wholeWords ? load<u64>(pointer + (w << 3)) : tail;
     v3 ^= m;
