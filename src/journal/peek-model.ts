@@ -42,11 +42,12 @@ export async function peekModel(
   return { model, chunks: replay(held.chunks, done ? null : iterator) };
 }
 
+/** The held chunks, each let go once handed on (a 5 MB header is held a second time downstream). */
 async function* replay(
-  held: readonly Uint8Array[],
+  held: Uint8Array[],
   rest: AsyncIterator<Uint8Array> | null,
 ): AsyncGenerator<Uint8Array> {
-  yield* held;
+  for (let chunk = held.shift(); chunk !== undefined; chunk = held.shift()) yield chunk;
   if (rest === null) return;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
     yield next.value;
