@@ -53,7 +53,8 @@ export async function auditJournals(
   const auditorOptions: FileAuditorOptions = { engine, dagPath, model };
   const inProcess = new InProcessAuditor(auditorOptions);
   const workers = workerCount(inputs, options);
-  const fileAuditor: FileAuditor = workers > 1 ? new AuditPool(workers, auditorOptions) : inProcess;
+  const fileAuditor: FileAuditor =
+    workers > 1 ? new AuditPool(workers - 1, auditorOptions, inProcess) : inProcess;
   const tally = new AuditTally(inputs.length, bytesTotal(inputs));
   const bar = options.progress === null ? null : new ProgressBar(options.progress, tally);
   const say = (write: () => void) => (bar === null ? write() : bar.interrupt(write));

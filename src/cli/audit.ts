@@ -40,9 +40,10 @@ Options:
                       several journals are given; ndjson prints one {"file","report"} per
                       line per journal, for pipelines
   --strict            pass only journals that are strictly conformant (no illegal event)
-  --jobs N            audit up to N files at once on worker threads, each with its own
-                      engine; 1 audits on the main thread. By default, the number of cores,
-                      or fewer when there is too little input to repay starting them
+  --jobs N            audit up to N files at once: on the main thread and N-1 worker
+                      threads, each with its own engine; 1 audits on the main thread alone.
+                      By default, the number of cores, or fewer when there is too little
+                      input to repay starting workers
   --quiet             no progress bar (it is drawn on stderr only when that is a terminal,
                       and never in CI or with NO_COLOR)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain

@@ -1,7 +1,8 @@
 /**
  * A `FileAuditor` audits journal files one call at a time and answers each with its outcome.
  * Two kinds: `InProcessAuditor` (`--jobs 1`, or a single journal) audits on this thread, one
- * journal after another, and `AuditPool` (src/cli/audit-pool.ts) on worker threads.
+ * journal after another, and `AuditPool` (src/cli/audit-pool.ts) on worker threads and, through
+ * an `InProcessAuditor`, this one.
  */
 import type { ModelName } from "../models/registry.js";
 import type { AuditOptions, EngineName } from "./engine.js";
