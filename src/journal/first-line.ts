@@ -32,7 +32,12 @@ export class FirstLineHold {
 
   /** The bytes up to the end of the first non-blank line; all of them when the stream ended first. */
   firstLine(): Uint8Array {
-    return concatBytes(this.chunks).subarray(0, this.end < 0 ? this.bytes : this.end);
+    return this.firstLineOf(concatBytes(this.chunks));
+  }
+
+  /** `firstLine()` of `joined`, the held chunks joined. */
+  firstLineOf(joined: Uint8Array): Uint8Array {
+    return joined.subarray(0, this.end < 0 ? this.bytes : this.end);
   }
 
   private lineEndIn(chunk: Uint8Array): number {

@@ -7,6 +7,7 @@
  */
 
 import type { ModelName } from "../models/registry.js";
+import { concatBytes } from "./bytes.js";
 import { FirstLineHold } from "./first-line.js";
 import { readJsonlHeaderModel } from "./jsonl.js";
 
@@ -38,16 +39,20 @@ export async function peekModel(
     }
     complete = held.hold(next.value);
   }
-  const model = await readModel(held.firstLine(), file);
-  return { model, chunks: replay(held.chunks, done ? null : iterator) };
+  // Handed on joined, as one chunk: what holds the first line downstream (an engine reading the
+  // header) then finds it whole in its first chunk, instead of holding and joining it again.
+  const joined = concatBytes(held.chunks);
+  const model = await readModel(held.firstLineOf(joined), file);
+  return { model, chunks: replay([joined], done ? null : iterator) };
 }
 
-/** The held chunks, each let go once handed on (a 5 MB header is held a second time downstream). */
+/** The held bytes, let go once handed on (downstream holds the first line as long as it needs). */
 async function* replay(
   held: Uint8Array[],
   rest: AsyncIterator<Uint8Array> | null,
 ): AsyncGenerator<Uint8Array> {
-  for (let chunk = held.shift(); chunk !== undefined; chunk = held.shift()) yield chunk;
+  // Not kept in a variable: a suspended generator would keep it alive for the whole journal.
+  if ((held[0] as Uint8Array).length > 0) yield held.pop() as Uint8Array;
   if (rest === null) return;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
     yield next.value;
