@@ -43,6 +43,8 @@ const BATCHES_SENT_AHEAD = 1;
  */
 const BATCH_BYTES_MAX = 1 << 20;
 const BATCH_JOURNALS_MAX = 64;
+/** How long this thread audits before the event loop gets a turn (a batch takes a few ms). */
+const EVENT_LOOP_TURN_MS = 2;
 
 export class AuditPool implements FileAuditor {
   private readonly workers: Worker[] = [];
@@ -100,9 +102,15 @@ export class AuditPool implements FileAuditor {
     }
   }
 
-  /** Audits queued journals on this thread, one at a time, until none is left. */
+  /**
+   * Audits queued journals on this thread, one at a time, until none is left. A small journal is
+   * read and audited without a turn of the event loop (its promises settle as microtasks), so the
+   * loop is given one every few milliseconds: the workers' replies wait for it, and a worker
+   * whose reply waits has nothing more to audit.
+   */
   private async auditHere(): Promise<void> {
     this.hereBusy = true;
+    let turnAt = performance.now();
     while (this.queueStart < this.queue.length) {
       const task = this.queue[this.queueStart] as Task;
       this.taken();
@@ -110,6 +118,10 @@ export class AuditPool implements FileAuditor {
         task.resolve(await this.here.audit(task.path, task.bytes, task.onProgress));
       } catch (error) {
         task.reject(error as Error);
+      }
+      if (performance.now() - turnAt >= EVENT_LOOP_TURN_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turnAt = performance.now();
       }
     }
     this.hereBusy = false;
