@@ -19,9 +19,10 @@ export interface CliOutput {
   /**
    * Writes to stdout and resolves once it can take more: a command with output of any length
    * (`gen`) awaits it, so that a slow reader holds it back instead of its output filling memory.
-   * Absent where stdout is collected as a string (the in-process tests).
+   * Bytes go as they are, and it resolves once they are written, as their maker may reuse their
+   * buffer. Absent where stdout is collected as a string (the in-process tests).
    */
-  readonly stdoutPaced?: (text: string) => Promise<void>;
+  readonly stdoutPaced?: (piece: string | Uint8Array) => Promise<void>;
   /** stderr when it is a terminal, for a progress bar: how to write to it, and its width. */
   readonly stderrTerminal?: {
     readonly write: (text: string) => void;

@@ -11,8 +11,8 @@ const WRITE_FAILURES: Readonly<Record<string, string>> = {
 };
 
 export interface FileSink {
-  /** Resolves once the text is written: awaiting it paces the writer to the disk. */
-  readonly write: (text: string) => Promise<void>;
+  /** Resolves once the text (or bytes) is written: awaiting it paces the writer to the disk. */
+  readonly write: (piece: string | Uint8Array) => Promise<void>;
   readonly close: () => Promise<void>;
 }
 
@@ -22,8 +22,10 @@ export async function openFileSink(path: string): Promise<FileSink> {
     throw writeFailure(path, error);
   });
   return {
-    write: async (text) => {
-      await handle.write(text).catch((error: unknown) => {
+    write: async (piece) => {
+      // Two calls: one overload of `write` takes text, another bytes, none either.
+      const written = typeof piece === "string" ? handle.write(piece) : handle.write(piece);
+      await written.catch((error: unknown) => {
         throw writeFailure(path, error);
       });
     },

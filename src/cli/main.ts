@@ -23,9 +23,15 @@ try {
     stdout: (text) => stdout.write(text),
     stderr,
     colour: wantsColour(process.stdout.isTTY, process.env),
-    stdoutPaced: async (text) => {
+    stdoutPaced: async (piece) => {
       stdout.flush();
-      if (!process.stdout.write(text)) await once(process.stdout, "drain");
+      if (typeof piece !== "string") {
+        // Bytes may be a view of a buffer their maker writes over next: done once written (or
+        // failed, which the "error" listener above handles).
+        await new Promise<void>((done) => process.stdout.write(piece, () => done()));
+        return;
+      }
+      if (!process.stdout.write(piece)) await once(process.stdout, "drain");
     },
     stderrTerminal: process.stderr.isTTY
       ? { write: stderr, columns: () => process.stderr.columns || 80 }
