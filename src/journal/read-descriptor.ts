@@ -10,6 +10,8 @@ const SLOTS = 4;
 /** A slot's word: a chunk's length (0: the input ended), or one of these. */
 const FREE = -1;
 const FAILED = -2;
+/** The word after the slots': the length of a failed read's message, in the failed slot. */
+const MESSAGE_LENGTH = SLOTS;
 
 /**
  * The bytes of an open descriptor — the standard input of `statefold audit -` — as a stream of
@@ -100,10 +102,11 @@ function fill(fd: number, buffer: Uint8Array, name: string): Filled {
  * The reading thread: fills the slots in turn, each as far as it holds or until the input ends or
  * pauses (EAGAIN, then asked again a few milliseconds later), publishes the chunk's length in the
  * slot's word, and waits for the slot to be freed before it fills it again. The end of the input
- * is a slot of length 0; a failed read is FAILED, its message posted first.
+ * is a slot of length 0; a failed read is FAILED, its message in the slot's bytes (so that it is
+ * there when the consumer sees the slot, as a posted message might not yet be).
  */
 const WORKER_SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
+const { workerData } = require("node:worker_threads");
 const { readSync } = require("node:fs");
 const { fd, words, slots } = workerData;
 const lengths = new Int32Array(words);
@@ -127,7 +130,9 @@ function fill(slot) {
     } catch (error) {
       if (error.code === "EOF") return { filled, ended: true };
       if (error.code !== "EAGAIN") {
-        parentPort.postMessage(error.message);
+        const message = new TextEncoder().encode(error.message).subarray(0, ${CHUNK_BYTES});
+        bytes.set(message, start);
+        lengths[${MESSAGE_LENGTH}] = message.length;
         return null;
       }
       if (filled > 0) break;
@@ -178,7 +183,7 @@ interface Reader {
 }
 
 function startReader(fd: number): Reader | null {
-  const lengths = new Int32Array(new SharedArrayBuffer(SLOTS * 4)).fill(FREE);
+  const lengths = new Int32Array(new SharedArrayBuffer((SLOTS + 1) * 4)).fill(FREE);
   const slots = new Uint8Array(new SharedArrayBuffer(SLOTS * CHUNK_BYTES));
   let worker: Worker;
   try {
@@ -192,9 +197,6 @@ function startReader(fd: number): Reader | null {
   // A consumer that stops early leaves the thread in a read: it must not keep the process alive.
   worker.unref();
   let failure = "the reading thread stopped";
-  worker.on("message", (message: string) => {
-    failure = message;
-  });
   // A thread that dies without a word (out of memory) fails the slot it was to fill, so the
   // consumer waiting on it hears of it instead of waiting for ever.
   const failAll = () => {
@@ -214,7 +216,16 @@ function startReader(fd: number): Reader | null {
         const waiting = waitAsync(lengths, slot, FREE);
         if (waiting.async) await waiting.value;
         const length = Atomics.load(lengths, slot);
-        if (length === FAILED) throw new JournalError(name, `cannot read: ${failure}`);
+        if (length === FAILED) {
+          const message = lengths[MESSAGE_LENGTH] as number;
+          const reason =
+            message < 0
+              ? failure
+              : new TextDecoder().decode(
+                  slots.slice(slot * CHUNK_BYTES, slot * CHUNK_BYTES + message),
+                );
+          throw new JournalError(name, `cannot read: ${reason}`);
+        }
         if (length === 0) return;
         yield slots.subarray(slot * CHUNK_BYTES, slot * CHUNK_BYTES + length);
         Atomics.store(lengths, slot, FREE);
