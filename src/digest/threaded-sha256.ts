@@ -71,7 +71,7 @@ interface NodeWorker {
 }
 
 interface WorkerThreads {
-  Worker: new (source: string, options: { eval: true }) => NodeWorker;
+  Worker: new (source: string, options: { eval: true; execArgv: string[] }) => NodeWorker;
 }
 
 const workerThreads = (
@@ -90,7 +90,9 @@ class HashThread {
   );
 
   constructor(threads: WorkerThreads) {
-    this.worker = new threads.Worker(WORKER_SOURCE, { eval: true });
+    // Not the process's flags: a preloaded module (`node -r`) or a profiler is for the program,
+    // not for a thread that only hashes.
+    this.worker = new threads.Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
     this.worker.unref();
     this.worker.postMessage({
       op: "start",

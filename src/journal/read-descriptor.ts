@@ -190,11 +190,16 @@ function startReader(fd: number): Reader | null {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { fd, words: lengths.buffer, slots: slots.buffer },
+      // Not the process's flags: a preloaded module (`node -r`) or a profiler is for the program,
+      // not for a thread that only reads.
+      execArgv: [],
     });
   } catch {
     return null;
   }
   // A consumer that stops early leaves the thread in a read: it must not keep the process alive.
+  // It is held only while the consumer waits on it: a promise of `Atomics.waitAsync` does not
+  // keep Node's event loop alive, and with nothing else pending Node would exit mid-journal.
   worker.unref();
   let failure = "the reading thread stopped";
   // A thread that dies without a word (out of memory) fails the slot it was to fill, so the
@@ -214,7 +219,11 @@ function startReader(fd: number): Reader | null {
     async *chunks(name: string) {
       for (let slot = 0; ; slot = (slot + 1) % SLOTS) {
         const waiting = waitAsync(lengths, slot, FREE);
-        if (waiting.async) await waiting.value;
+        if (waiting.async) {
+          worker.ref();
+          await waiting.value;
+          worker.unref();
+        }
         const length = Atomics.load(lengths, slot);
         if (length === FAILED) {
           const message = lengths[MESSAGE_LENGTH] as number;

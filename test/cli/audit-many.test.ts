@@ -200,6 +200,34 @@ describe("statefold audit -", () => {
     expect((JSON.parse(fromStdin.stdout) as { events: number }).events).toBe(60000);
   });
 
+  it("waits for a writer that pauses on the standard input, past the first mebibyte", async () => {
+    // The audit then waits on its reading thread with nothing else to do: the process must stay
+    // alive through the pause (it once exited with status 13, an unfinished await, and no report).
+    const journal = join(tempFiles({}), "paused.jsonl");
+    const gen = ["gen", "--model", "operations", "--events", "30000", "--seed", "5"];
+    expect((await statefold([...gen, "--out", journal])).code).toBe(0);
+    const bytes = readFileSync(journal);
+    expect(bytes.length).toBeGreaterThan(2 * 2 ** 20);
+    const audit = spawn(
+      process.execPath,
+      ["dist/src/cli/main.js", "audit", "--format", "json", "-"],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+    let stdout = "";
+    audit.stdout.setEncoding("utf8").on("data", (chunk: string) => {
+      stdout += chunk;
+    });
+    const closed = new Promise((resolve) => audit.on("close", resolve));
+    audit.stdin.write(bytes.subarray(0, 1.5 * 2 ** 20));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    audit.stdin.end(bytes.subarray(1.5 * 2 ** 20));
+    expect(await closed).toBe(0);
+    const fromFile = await statefold(["audit", "--format", "json", journal]);
+    expect(JSON.parse(stdout)).toEqual(JSON.parse(fromFile.stdout));
+  });
+
   it("names the standard input in errors", async () => {
     const run = await statefold(["audit", "-"], {}, '{"kind":"dispatched","id":"A"}\n');
     expectCleanFailure(run);
