@@ -35,42 +35,27 @@ export async function* readDescriptorChunks(
   fallback: () => AsyncIterable<Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   const buffer = new Uint8Array(CHUNK_BYTES);
-  const first = fill(fd, buffer, name);
-  if (first.end !== "full") {
-    if (first.bytes > 0) yield buffer.subarray(0, first.bytes);
-    if (first.end === "would-block") yield* fallback();
-    return;
-  }
+  let filled = fill(fd, buffer, name);
   // Started before the first chunk is handed over, so the thread reads while it is audited.
-  const reader = startReader(fd);
-  if (reader === null) {
-    yield buffer;
-    yield* readHere(fd, name, buffer, fallback);
+  const reader = filled.end === "full" ? startReader(fd) : null;
+  if (reader !== null) {
+    try {
+      yield buffer;
+      yield* reader.chunks(name);
+    } finally {
+      reader.stop();
+    }
     return;
   }
-  try {
-    yield buffer;
-    yield* reader.chunks(name);
-  } finally {
-    reader.stop();
-  }
-}
-
-async function* readHere(
-  fd: number,
-  name: string,
-  buffer: Uint8Array,
-  fallback: () => AsyncIterable<Uint8Array>,
-): AsyncGenerator<Uint8Array> {
   while (true) {
-    await new Promise((resolve) => setImmediate(resolve));
-    const filled = fill(fd, buffer, name);
     if (filled.bytes > 0) yield buffer.subarray(0, filled.bytes);
     if (filled.end === "would-block") {
       yield* fallback();
       return;
     }
     if (filled.end === "end-of-input") return;
+    await new Promise((resolve) => setImmediate(resolve));
+    filled = fill(fd, buffer, name);
   }
 }
 

@@ -117,6 +117,16 @@ describe("statefold audit --dag", () => {
   });
 });
 
+/** An operations journal `statefold gen` writes with these options, in a file: its path and bytes. */
+async function operationsJournalFile(
+  options: readonly string[],
+): Promise<{ journal: string; bytes: Uint8Array }> {
+  const journal = join(tempFiles({}), "operations.jsonl");
+  const gen = await statefold(["gen", "--model", "operations", ...options, "--out", journal]);
+  expect(gen.code).toBe(0);
+  return { journal, bytes: readFileSync(journal) };
+}
+
 describe("statefold audit -", () => {
   it("audits a journal on the standard input", async () => {
     const run = await statefold(["audit", "-"], {}, DIAMOND);
@@ -185,10 +195,14 @@ describe("statefold audit -", () => {
 
   it("audits a journal of several mebibytes from the standard input as from its file", async () => {
     // Past the first mebibyte the standard input is read ahead by a thread of its own.
-    const journal = join(tempFiles({}), "operations.jsonl");
-    const gen = ["gen", "--model", "operations", "--events", "60000", "--seed", "3"];
-    expect((await statefold([...gen, "--inject", "stale-epoch:3", "--out", journal])).code).toBe(0);
-    const bytes = readFileSync(journal);
+    const { journal, bytes } = await operationsJournalFile([
+      "--events",
+      "60000",
+      "--seed",
+      "3",
+      "--inject",
+      "stale-epoch:3",
+    ]);
     expect(bytes.length).toBeGreaterThan(5 * 2 ** 20);
     const [fromStdin, fromFile] = await Promise.all([
       statefold(["audit", "--format", "json", "-"], {}, bytes),
@@ -203,10 +217,7 @@ describe("statefold audit -", () => {
   it("waits for a writer that pauses on the standard input, past the first mebibyte", async () => {
     // The audit then waits on its reading thread with nothing else to do: the process must stay
     // alive through the pause (it once exited with status 13, an unfinished await, and no report).
-    const journal = join(tempFiles({}), "paused.jsonl");
-    const gen = ["gen", "--model", "operations", "--events", "30000", "--seed", "5"];
-    expect((await statefold([...gen, "--out", journal])).code).toBe(0);
-    const bytes = readFileSync(journal);
+    const { journal, bytes } = await operationsJournalFile(["--events", "30000", "--seed", "5"]);
     expect(bytes.length).toBeGreaterThan(2 * 2 ** 20);
     const audit = spawn(
       process.execPath,

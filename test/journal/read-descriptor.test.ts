@@ -1,29 +1,18 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, constants, openSync, readSync, rmSync, writeFileSync } from "node:fs";
+import { closeSync, constants, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
 import { readDescriptorChunks } from "../../src/journal/read-descriptor.js";
+import { patternedFile } from "../support/patterned-file.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
 const MIB = 2 ** 20;
 const folder = testTempDir("statefold-descriptor-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** Bytes that differ from chunk to chunk, so a chunk read into the wrong slot shows. */
-function bytesOf(size: number): Uint8Array {
-  const content = new Uint8Array(size);
-  for (let at = 0; at < size; at++) content[at] = (at * 7 + (at >> 20) * 13) & 0xff;
-  return content;
-}
-
-function fileOf(size: number): { path: string; content: Uint8Array } {
-  const content = bytesOf(size);
-  const path = join(folder, `bytes-${size}`);
-  writeFileSync(path, content);
-  return { path, content };
-}
+const fileOf = (size: number) => patternedFile(folder, size);
 
 const noFallback = (): AsyncIterable<Uint8Array> => {
   throw new Error("the fallback was not to be used");

@@ -1,23 +1,16 @@
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
 import { readFileChunks } from "../../src/journal/read-file-bytes.js";
+import { patternedFile } from "../support/patterned-file.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
 const folder = testTempDir("statefold-chunks-");
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** A file of `size` bytes that differ from chunk to chunk, so a chunk read into the wrong buffer shows. */
-function fileOf(size: number): { path: string; content: Uint8Array } {
-  const bytes = Math.floor(size);
-  const content = new Uint8Array(bytes);
-  for (let at = 0; at < bytes; at++) content[at] = (at * 7 + (at >> 20) * 13) & 0xff;
-  const path = join(folder, `bytes-${bytes}`);
-  writeFileSync(path, content);
-  return { path, content };
-}
+const fileOf = (size: number) => patternedFile(folder, size);
 
 describe("readFileChunks", () => {
   it("yields the file's bytes in order, each chunk intact while the next one is being read", async () => {

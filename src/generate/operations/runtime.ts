@@ -377,14 +377,7 @@ export class OperationsRuntime {
     op.effect = effect;
     op.phase = Phase.Pending;
     const out = this.out;
-    INTENT(out);
-    out.int(op.number);
-    (op.keys[op.stepIndex] ?? CLEANUP_KEY)(out);
-    out.int(effect);
-    ATTEMPT(out);
-    out.int(attempt);
-    AT(out);
-    out.int(this.now);
+    this.intentHead(op, op.keys[op.stepIndex] ?? CLEANUP_KEY, effect, attempt);
     const r = this.random.below(REQUESTS.length * 2);
     op.request = r < REQUESTS.length ? r : -1;
     if (op.request !== -1) (REQUEST_FIELDS[r] as Template)(out);
@@ -395,6 +388,19 @@ export class OperationsRuntime {
       (OUTPUT_LIMIT_FIELDS[limit] as Template)(out);
     }
     this.end(op.strand.epoch);
+  }
+
+  /** An intent's fields up to its `at`: what follows is optional, then its end. */
+  private intentHead(op: Op, key: Template, effect: number, attempt: number): void {
+    const out = this.out;
+    INTENT(out);
+    out.int(op.number);
+    key(out);
+    out.int(effect);
+    ATTEMPT(out);
+    out.int(attempt);
+    AT(out);
+    out.int(this.now);
   }
 
   /** The settlement of the op's current (pending) effect, and the step's move. */
@@ -638,15 +644,8 @@ export class OperationsRuntime {
         if (op === null) return null;
         this.tick();
         const effect = this.faultRandom.below(this.effectCount);
-        const out = this.out;
-        INTENT(out);
-        out.int(op.number);
-        (op.keys[Math.min(op.stepIndex, op.keys.length - 1)] as Template)(out);
-        out.int(effect);
-        ATTEMPT(out);
-        out.int(Math.max(op.attempt, 1));
-        AT(out);
-        out.int(this.now);
+        const key = op.keys[Math.min(op.stepIndex, op.keys.length - 1)] as Template;
+        this.intentHead(op, key, effect, Math.max(op.attempt, 1));
         this.end(op.strand.epoch);
         return { op: opId(op), effect: effectId(effect) };
       }
