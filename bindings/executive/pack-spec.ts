@@ -171,7 +171,10 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     putInt((idStart[global + 1] as number) - (idStart[global] as number));
     putInt(budgetIndex[global] as number);
   }
-  for (const section of [byRank, deps, dependents]) for (const value of section) putInt(value);
+  // `deps` has room for every dep named; a dep named twice in one list was kept once.
+  for (const section of [byRank, deps.subarray(0, depCount), dependents]) {
+    for (const value of section) putInt(value);
+  }
   bytes.set(idBuffer.subarray(0, idBytes), at);
   return { spec, budget, bytes, steps, plans, firstSteps, planIndex, localIndex };
 }
