@@ -83,7 +83,7 @@ export function loadDag(): i32 {
   return Limit.NONE;
 }
 
-export { headerModel, prepareHeader } from "./dag/header";
+export { headerModel, prepareHeader } from "./header";
 
 /**
  * Builds the DAG of the header line the host wrote at `prepareHeader`'s pointer, as `loadDag`

@@ -1,175 +1,30 @@
 /**
- * A journal's header line read in the kernel (the reference reads it in src/journal/jsonl.ts and
- * src/journal/dag-file.ts): the model it names, and a `dag` header's DAG built straight into the
- * kernel's columns (dag.ts) — a 10⁵-node header is megabytes of JSON that the host would
+ * A `dag` journal's header read in the kernel (the reference reads it in src/journal/jsonl.ts and
+ * src/journal/dag-file.ts): the DAG built straight into the kernel's columns (dag.ts) from the
+ * header line ../header.ts validated — a 10⁵-node header is megabytes of JSON that the host would
  * otherwise parse into objects, check and pack.
  *
- * Only the plain case is read here: a valid UTF-8 JSON object whose `statefold`, `version`,
- * `model` and `dag` keys, and in the DAG the `nodes`, `id` and `deps` keys, are written without
- * escapes and each at most once; `"statefold":"journal"` and `"version":1` as written; ids and
- * deps strings without escapes; and a DAG `makeDag` accepts (no duplicate id, no dangling
- * dependency, no cycle). Anything else answers ASK_HOST and the host reads the line with the
- * reference reader, which gives the exact verdict or error. Members the reference ignores are
- * skipped here too.
+ * Only the plain case is read here (../header.ts says what a plain header is): in the DAG the
+ * `nodes`, `id` and `deps` keys written without escapes and each at most once, ids and deps
+ * strings without escapes, and a DAG `makeDag` accepts (no duplicate id, no dangling dependency,
+ * no cycle). Anything else answers false and the host reads the line with the reference reader,
+ * which gives the exact verdict or error. Members the reference ignores are skipped here too.
  */
 
-import { CharCode, isName, LineShape, NO_FIELD, scanLine, scanString, scannedEscape, skipWhitespace, useContainerStack } from "../json";
+import { CharCode, isName, scanString, scannedEscape, skipWhitespace } from "../json";
+import { headerInput, headerLength, HeaderModel, headerRead, isPlainHeaderWith, Member, memberValueEnd, memberValueStart, moveHeader, skipValue } from "../header";
 import { reserve, resetAll, setTop } from "../memory";
-import { isValidUtf8 } from "../utf8";
 import { adoptDag, buildIdTable, dependents, dependentsStart, depCounts, idTableCapacity, lookupId } from "./dag";
-
-/** The model a header names, as `headerModel` answers; ASK_HOST when the host must read it. */
-export namespace HeaderModel {
-  export const ASK_HOST: i32 = -1;
-  export const DAG: i32 = 0;
-  export const OPERATIONS: i32 = 1;
-  export const EXECUTIVE: i32 = 2;
-}
-
-namespace Member {
-  export const STATEFOLD: i32 = 0;
-  export const VERSION: i32 = 1;
-  export const MODEL: i32 = 2;
-  export const DAG: i32 = 3;
-  export const COUNT: i32 = 4;
-}
-
-/** Per top-level member: how often it was found, and its value's [start, end). */
-const memberCounts = memory.data(Member.COUNT * 4, 4);
-const memberStart = memory.data(Member.COUNT * 4, 4);
-const memberEnd = memory.data(Member.COUNT * 4, 4);
-let escapedKey = false;
-
-let input: usize = 0;
-let inputLength: usize = 0;
-
-/** Whether the line at `input` was scanned and found a plain header (its members recorded). */
-let scanned = false;
-
-/** Drops all state and reserves room for a header line of `length` bytes; 0 when memory is exhausted. */
-export function prepareHeader(length: usize): usize {
-  resetAll();
-  input = reserve(length);
-  inputLength = length;
-  scanned = false;
-  return input;
-}
-
-/**
- * The model the header line written at `prepareHeader`'s pointer names (a HeaderModel code). A
- * `loadHeaderDag` of the same line after it does not scan the line again.
- */
-export function headerModel(): i32 {
-  scanned = scanned || scanHeader();
-  return scanned ? modelOfHeader() : HeaderModel.ASK_HOST;
-}
 
 /**
  * Builds the DAG of the `dag` header written at `prepareHeader`'s pointer as the loaded DAG;
  * false (and the kernel holds no DAG) when the host must read the header.
  */
 export function loadHeaderDag(): bool {
-  scanned = scanned || scanHeader();
-  const loaded = scanned && modelOfHeader() == HeaderModel.DAG && memberSeen(Member.DAG) == 1 && buildDag();
-  scanned = false;
+  const loaded = isPlainHeaderWith(HeaderModel.DAG, Member.DAG) && buildDag();
+  headerRead();
   if (!loaded) resetAll();
   return loaded;
-}
-
-/** Validates the line and records its top-level members; false when the host must read it. */
-function scanHeader(): bool {
-  const stack = reserve((inputLength >> 3) + 1);
-  if (stack == 0) return false;
-  useContainerStack(stack);
-  // The host gives the bytes up to the first non-blank line's line feed: blank lines (spaces,
-  // tabs, carriage returns), then the line. Blanks before it are JSON whitespace, as its own are.
-  let start = input;
-  let end = input + inputLength;
-  if (end > start && load<u8>(end - 1) == CharCode.LF) end--;
-  if (end > start && load<u8>(end - 1) == CharCode.CR) end--;
-  start = skipWhitespace(start, end);
-  if (start == end) return false;
-  memory.fill(memberCounts, 0, Member.COUNT * 4);
-  escapedKey = false;
-  if (hasHighBytes(start, end) && !isValidUtf8(start, end)) return false;
-  if (scanLine<HeaderMembers>(start, end) != LineShape.OBJECT || escapedKey) return false;
-  for (let member = 0; member < Member.COUNT; member++) {
-    if (memberSeen(member) > 1) return false;
-  }
-  return (
-    memberSeen(Member.STATEFOLD) == 1 &&
-    isValue(Member.STATEFOLD, '"journal"') &&
-    memberSeen(Member.VERSION) == 1 &&
-    isValue(Member.VERSION, "1")
-  );
-}
-
-/** Whether a byte of [start, end) is 0x80 or above (only then is UTF-8 checked). */
-function hasHighBytes(start: usize, end: usize): bool {
-  let at = start;
-  if (ASC_FEATURE_SIMD) {
-    let high = i8x16.splat(0);
-    for (; at + 16 <= end; at += 16) high = v128.or(high, v128.load(at));
-    if (i8x16.bitmask(high) != 0) return true;
-  }
-  for (; at < end; at++) {
-    if (load<u8>(at) >= 0x80) return true;
-  }
-  return false;
-}
-
-function modelOfHeader(): i32 {
-  if (memberSeen(Member.MODEL) == 0 || isValue(Member.MODEL, '"dag"')) return HeaderModel.DAG;
-  if (isValue(Member.MODEL, '"operations"')) return HeaderModel.OPERATIONS;
-  if (isValue(Member.MODEL, '"executive"')) return HeaderModel.EXECUTIVE;
-  return HeaderModel.ASK_HOST;
-}
-
-// @ts-expect-error: decorator
-@inline
-function memberSeen(member: i32): u32 {
-  return load<u32>(memberCounts + (<usize>member << 2));
-}
-
-function isValue(member: i32, text: string): bool {
-  const start = <usize>load<u32>(memberStart + (<usize>member << 2));
-  const end = <usize>load<u32>(memberEnd + (<usize>member << 2));
-  return isName(start, end - start, text);
-}
-
-/** The reader of json.ts for a header: its four top-level members. */
-@final
-class HeaderMembers {
-  // @ts-expect-error: decorator
-  @inline
-  fieldDepth(): usize {
-    return 1;
-  }
-
-  // @ts-expect-error: decorator
-  @inline
-  clearFields(): void {}
-
-  // @ts-expect-error: decorator
-  @inline
-  member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
-    if (escaped) escapedKey = true;
-    const length = keyEnd - keyStart;
-    if (isName(keyStart, length, "statefold")) return Member.STATEFOLD;
-    if (isName(keyStart, length, "version")) return Member.VERSION;
-    if (isName(keyStart, length, "model")) return Member.MODEL;
-    if (isName(keyStart, length, "dag")) return Member.DAG;
-    return NO_FIELD;
-  }
-
-  // @ts-expect-error: decorator
-  @inline
-  field(field: i32, start: usize, end: usize, escaped: bool): void {
-    const at = <usize>field << 2;
-    store<u32>(memberCounts + at, load<u32>(memberCounts + at) + 1);
-    store<u32>(memberStart + at, <u32>start);
-    store<u32>(memberEnd + at, <u32>end);
-  }
 }
 
 // The DAG: two walks over the (valid) JSON of the `dag` value, one to count, one to fill.
@@ -186,8 +41,8 @@ let depsStart: usize = 0;
 let depRefs: usize = 0;
 
 function buildDag(): bool {
-  const dagStart = <usize>load<u32>(memberStart + (<usize>Member.DAG << 2));
-  const dagEnd = <usize>load<u32>(memberEnd + (<usize>Member.DAG << 2));
+  const dagStart = memberValueStart(Member.DAG);
+  const dagEnd = memberValueEnd(Member.DAG);
   filling = false;
   nodes = 0;
   depNames = 0;
@@ -201,14 +56,12 @@ function buildDag(): bool {
   const columnsBytes =
     blockBytes(4 * (n + 1)) * 2 + blockBytes(4 * n) + blockBytes(4 * <usize>depNames) + blockBytes(idByteCount) +
     blockBytes(4 * <usize>capacity) * 2;
-  const base = input;
+  const base = headerInput;
   setTop(base);
   if (reserve(columnsBytes) != base) return false;
-  const movedInput = reserve(inputLength);
+  const movedInput = reserve(headerLength);
   if (movedInput == 0) return false;
-  memory.copy(movedInput, input, inputLength);
-  const shift = movedInput - input;
-  input = movedInput;
+  const shift = moveHeader(movedInput);
 
   idOffsets = base;
   const counts = idOffsets + blockBytes(4 * (n + 1));
@@ -237,7 +90,7 @@ function buildDag(): bool {
   adoptDag(<i32>n, idOffsets, counts, starts, edges, idBytes);
   if (!buildIdTable(slots, tags, capacity)) return false; // a duplicate id
   for (let k: usize = 0; k < <usize>depNames; k++) {
-    const node = lookupId(input + <usize>load<u32>(depRefs + (k << 3)), <usize>load<u32>(depRefs + (k << 3), 4));
+    const node = lookupId(headerInput + <usize>load<u32>(depRefs + (k << 3)), <usize>load<u32>(depRefs + (k << 3), 4));
     if (node < 0) return false; // a dangling dependency
     store<u32>(depPositions + (k << 2), <u32>node);
   }
@@ -403,7 +256,7 @@ function walkDeps(at: usize, end: usize): bool {
     const nameEnd = scanString(at, end);
     if (scannedEscape) return false;
     if (filling) {
-      store<u32>(depRefs + (<usize>depNames << 3), <u32>(at + 1 - input));
+      store<u32>(depRefs + (<usize>depNames << 3), <u32>(at + 1 - headerInput));
       store<u32>(depRefs + (<usize>depNames << 3), <u32>(nameEnd - 1 - (at + 1)), 4);
     }
     depNames++;
@@ -414,31 +267,3 @@ function walkDeps(at: usize, end: usize): bool {
   return false;
 }
 
-/** One past the JSON value at `at`, which the line's scan found valid. */
-function skipValue(at: usize, end: usize): usize {
-  const c = <u32>load<u8>(at);
-  if (c == CharCode.QUOTE) return scanString(at, end);
-  if (c != CharCode.OPEN_BRACE && c != CharCode.OPEN_BRACKET) {
-    // A number or a literal: it ends where the punctuation or whitespace after it starts.
-    while (at < end) {
-      const b = <u32>load<u8>(at);
-      if (b == CharCode.COMMA || b == CharCode.CLOSE_BRACE || b == CharCode.CLOSE_BRACKET || b <= CharCode.SPACE) break;
-      at++;
-    }
-    return at;
-  }
-  let depth = 0;
-  while (true) {
-    const b = <u32>load<u8>(at);
-    if (b == CharCode.QUOTE) {
-      at = scanString(at, end);
-      continue;
-    }
-    if (b == CharCode.OPEN_BRACE || b == CharCode.OPEN_BRACKET) depth++;
-    else if (b == CharCode.CLOSE_BRACE || b == CharCode.CLOSE_BRACKET) {
-      if (--depth == 0) return at + 1;
-    }
-    at++;
-  }
-  return at;
-}

@@ -1,7 +1,7 @@
 /**
  * The `executive` kernel's exports (docs/models/executive.md): numbers and pointers only, so the
  * host needs no loader glue. A spec is `specRoom` / (the host writes the packed spec) /
- * `loadSpec`. Then the machine: `resetRun`, (`observe` | `observeUnreadable`) / `step`, the
+ * `loadSpec`, or `prepareHeader` / (the host writes the journal's header line) / `loadHeader`. Then the machine: `resetRun`, (`observe` | `observeUnreadable`) / `step`, the
  * decision and state read back field by field, states saved and loaded as bytes; or a journal:
  * `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* / `finishJsonl`, then the report
  * block (audit.ts).
@@ -10,6 +10,7 @@
 import { Limit } from "../jsonl";
 import { resetAll, sealModelRegion, setMemoryCeiling } from "../memory";
 import { report } from "./audit";
+import { packHeaderSpec } from "./header";
 
 export { recordedRoom, restoreReport } from "./audit";
 import { decisionAttempt, decisionBudget, decisionReason, decisionSeq, decisionStep, decisionTag, stepState } from "./step";
@@ -88,6 +89,18 @@ export function loadSpec(): i32 {
   sealModelRegion();
   resetState();
   return Limit.NONE;
+}
+
+export { headerModel, prepareHeader } from "../header";
+export { packedSpecLength, packedSpecPointer } from "./spec";
+
+/**
+ * Checks and packs the spec and budget of the header line the host wrote at `prepareHeader`'s
+ * pointer, and loads them as `loadSpec` loads a packed spec the host wrote; false, and no spec is
+ * loaded, when the host must read the header itself (header.ts says when).
+ */
+export function loadHeader(): bool {
+  return packHeaderSpec() && loadSpec() == Limit.NONE;
 }
 
 /** The working state becomes the ready state. */

@@ -77,6 +77,15 @@ export function reserveSpec(bytes: usize): usize {
   return blob;
 }
 
+/** Where the packed spec lies, and its length: for a host that did not write it (header.ts did). */
+export function packedSpecPointer(): usize {
+  return blob;
+}
+
+export function packedSpecLength(): usize {
+  return blobBytes;
+}
+
 /** Reads the packed spec's tables; false when its counts do not fit the bytes given. */
 export function readSpecTables(): bool {
   if (blobBytes < HEADER_BYTES + SCALARS_BYTES) return false;

@@ -67,9 +67,11 @@ export function restoreAuditState(
   const state = restored.state;
   const root = state.frames.get(0) as Frame;
   const sameRun =
-    JSON.stringify(state.spec) === JSON.stringify(run.spec) &&
-    state.depth === run.budget.depth &&
-    Object.entries(root.limits).every(([limit, value]) => run.budget[limit as never] === value);
+    JSON.stringify(state.spec) === JSON.stringify(run.tables.spec) &&
+    state.depth === run.tables.budget.depth &&
+    Object.entries(root.limits).every(
+      ([limit, value]) => run.tables.budget[limit as never] === value,
+    );
   if (!sameRun) return "its machine state is of another spec or budget than the journal's header";
   let block: Uint8Array;
   try {
@@ -163,7 +165,7 @@ function mismatchFits(view: DataView, at: number, run: PackedSpec, events: numbe
   }
   if (tag !== "execute") return true;
   const isStep = (global: number, subPlan: boolean) => {
-    const planStep = run.steps[global];
+    const planStep = run.tables.steps[global];
     return planStep !== undefined && "plan" in planStep === subPlan;
   };
   if (!isStep(step, false) || subPlans < 0 || subPlans > 63) return false;

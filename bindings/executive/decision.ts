@@ -14,7 +14,7 @@ import {
   STATUSES,
 } from "./codes.js";
 import { type ExecutiveKernelExports, offsetOf } from "./kernel.js";
-import type { PackedSpec } from "./pack-spec.js";
+import { type PackedSpec, packedStepEffect, packedStepId } from "./pack-spec.js";
 
 /** A decision as the kernel writes it. */
 export interface DecisionCodes {
@@ -38,8 +38,10 @@ export function decisionOf(codes: DecisionCodes, run: PackedSpec): Decision {
       return {
         tag: "execute",
         seq,
-        path: Object.freeze([...codes.subPlanSteps, codes.step].map((step) => idOf(run, step))),
-        effect: effectOf(run, codes.step),
+        path: Object.freeze(
+          [...codes.subPlanSteps, codes.step].map((step) => packedStepId(run, step)),
+        ),
+        effect: packedStepEffect(run, codes.step),
         attempt: codes.attempt,
       };
     case "fail":
@@ -66,15 +68,4 @@ export function terminalOf(kernel: ExecutiveKernelExports): Terminal {
   if (status !== "failed") return null;
   const failure = failureOf(i32("STATE_FAILURE_REASON"), i32("STATE_FAILURE_BUDGET"));
   return { outcome: "failed", ...(failure as Failure) };
-}
-
-export function idOf(run: PackedSpec, step: number): string {
-  return (run.steps[step] as { id: string }).id;
-}
-
-export function effectOf(
-  run: PackedSpec,
-  step: number,
-): Extract<Decision, { tag: "execute" }>["effect"] {
-  return (run.steps[step] as { effect: Extract<Decision, { tag: "execute" }>["effect"] }).effect;
 }

@@ -6,8 +6,9 @@
  * and the machine's states are replayed into it again when they are next used.
  *
  * The streaming, the prefix hash and resuming are every streamed model's (../streamed-session.ts):
- * the first line, the header with the run's spec and budget, is read before the kernel starts,
- * and the last header's spec stays loaded, so a fleet's journals of one spec load it once.
+ * the first line, the header with the run's spec and budget, is read before the kernel starts —
+ * by the kernel itself when it is plain — and the last header's spec stays loaded, so a fleet's
+ * journals of one spec load it once.
  */
 import { chunksOf, type JournalBytes } from "../../src/engine.js";
 import type { ExecutiveEngine } from "../../src/executive-engine.js";
@@ -29,7 +30,7 @@ import {
 import { auditState, restoreAuditState } from "./audit-snapshot.js";
 import { type ExecutiveKernelExports, instantiateExecutiveKernel } from "./kernel.js";
 import { createKernelExecutive, type KernelOwner, type KernelState, loadRun } from "./machine.js";
-import { type PackedSpec, packSpec } from "./pack-spec.js";
+import { kernelPackedSpec, type PackedSpec, packSpec } from "./pack-spec.js";
 import { readExecutiveReport } from "./read-report.js";
 
 export interface LoadExecutiveEngineOptions {
@@ -182,16 +183,16 @@ class Session
     return readExecutiveReport(this.kernel, this.run as PackedSpec);
   }
 
-  /** Reads the header line's spec and budget (the last header's stay packed) and loads them. */
+  /**
+   * Reads the header line's spec and budget (the last header's stay packed) and loads them: the
+   * kernel reads a plain header itself, the host any other (assembly/executive/header.ts).
+   */
   private useHeader(firstLine: Uint8Array): void {
     let last = this.journals.lastHeader;
     if (last === null || !sameBytes(last.line, firstLine)) {
-      const header = readJsonlHeader(firstLine, this.file);
-      if (header !== null) {
-        chooseModel(this.file, header.model, "executive", "the executive engine");
-      }
-      const { spec, budget } = executiveRunOf(header, this.file);
-      last = { line: firstLine.slice(), run: packSpec(spec, budget) };
+      const line = firstLine.slice();
+      this.journals.lastHeader = null;
+      last = { line, run: this.readHeaderInKernel(line) ?? this.readHeader(line) };
       this.journals.lastHeader = last;
     }
     this.run = last.run;
@@ -199,5 +200,37 @@ class Session
     // The audit takes the kernel's working state: the machine replays its states into it later.
     loadRun(this.journals, last.run);
     this.journals.head = null;
+  }
+
+  /** The spec the kernel packed and loaded from the line, or null when the host must read it. */
+  private readHeaderInKernel(line: Uint8Array): PackedSpec | null {
+    const { kernel } = this;
+    this.journals.loaded = null;
+    this.journals.head = null;
+    const pointer = kernel.prepareHeader(line.length);
+    if (pointer === 0) return null;
+    new Uint8Array(kernel.memory.buffer, pointer, line.length).set(line);
+    if (kernel.loadHeader() === 0) return null;
+    const packed = new Uint8Array(
+      kernel.memory.buffer,
+      kernel.packedSpecPointer(),
+      kernel.packedSpecLength(),
+    ).slice();
+    const file = this.file;
+    const run = kernelPackedSpec(packed, () => {
+      const { spec, budget } = executiveRunOf(readJsonlHeader(line, file), file);
+      return [spec, budget];
+    });
+    this.journals.loaded = run;
+    return run;
+  }
+
+  private readHeader(line: Uint8Array): PackedSpec {
+    const header = readJsonlHeader(line, this.file);
+    if (header !== null) {
+      chooseModel(this.file, header.model, "executive", "the executive engine");
+    }
+    const { spec, budget } = executiveRunOf(header, this.file);
+    return packSpec(spec, budget);
   }
 }

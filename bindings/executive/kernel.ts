@@ -10,6 +10,10 @@ export interface ExecutiveKernelExports extends StreamingKernel {
   limitMemory(pages: number): void;
   specRoom(bytes: number): number;
   loadSpec(): number;
+  prepareHeader(length: number): number;
+  loadHeader(): number;
+  packedSpecPointer(): number;
+  packedSpecLength(): number;
   resetRun(): void;
   observe(
     tag: number,

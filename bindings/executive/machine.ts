@@ -47,9 +47,9 @@ import {
   REJECT_REASONS,
   STATUSES,
 } from "./codes.js";
-import { decisionOf, effectOf, failureOf, idOf, terminalOf } from "./decision.js";
+import { decisionOf, failureOf, terminalOf } from "./decision.js";
 import { type ExecutiveKernelExports, offsetOf } from "./kernel.js";
-import { type PackedSpec, packSpec } from "./pack-spec.js";
+import { type PackedSpec, packedStepEffect, packedStepId, packSpec } from "./pack-spec.js";
 
 const REJECT = DECISION_TAGS.indexOf("reject");
 /** Replaying an observation costs about as much as copying this many bytes of state. */
@@ -250,8 +250,8 @@ function encodeDetail(detail: string): Uint8Array {
 /** The global index of the step `id` of plan `plan`. */
 function globalStep(run: PackedSpec, plan: number, id: string): number {
   return (
-    (run.firstSteps[plan] as number) +
-    ((run.localIndex[plan] as ReadonlyMap<string, number>).get(id) as number)
+    (run.tables.firstSteps[plan] as number) +
+    ((run.tables.localIndex[plan] as ReadonlyMap<string, number>).get(id) as number)
   );
 }
 
@@ -272,14 +272,17 @@ export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec
   const frames: Frame[] = [];
   for (let index = 0; index < frameCount; index++) {
     const subStep = index === 0 ? -1 : kernel.frameSubStepOf(index);
-    const step = run.steps[subStep];
-    const plan = step === undefined ? run.spec.plan : (step as { plan: Frame["plan"] }).plan;
+    const step = run.tables.steps[subStep];
+    const plan = step === undefined ? run.tables.spec.plan : (step as { plan: Frame["plan"] }).plan;
     const limits = Object.fromEntries(
       LIMITS.map((limit, i) => [limit, kernel.frameLimitOf(index, i)]),
     ) as unknown as Limits;
     let frame = frameOf(step === undefined ? null : step.id, plan, Object.freeze(limits));
     for (let i = 0; i < kernel.frameDoneCountOf(index); i++) {
-      frame = withDone(frame, (run.steps[kernel.frameDoneStep(index, i)] as { id: string }).id);
+      frame = withDone(
+        frame,
+        (run.tables.steps[kernel.frameDoneStep(index, i)] as { id: string }).id,
+      );
     }
     const used = Object.fromEntries(
       COUNTERS.map((counter, i) => [counter, kernel.frameUsedOf(index, i)]),
@@ -296,8 +299,10 @@ export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec
       outstanding = Object.freeze({
         tag: "execute",
         seq: outstandingSeq,
-        path: Object.freeze([...subPlanStepsOf(kernel), outstandingStep].map((s) => idOf(run, s))),
-        effect: effectOf(run, outstandingStep),
+        path: Object.freeze(
+          [...subPlanStepsOf(kernel), outstandingStep].map((s) => packedStepId(run, s)),
+        ),
+        effect: packedStepEffect(run, outstandingStep),
         attempt: i64("STATE_ATTEMPT"),
       });
       break;
@@ -306,8 +311,8 @@ export function readWorkingState(kernel: ExecutiveKernelExports, run: PackedSpec
       break;
   }
   return Object.freeze({
-    spec: run.spec,
-    depth: run.budget.depth,
+    spec: run.tables.spec,
+    depth: run.tables.budget.depth,
     status,
     failure,
     seq: i64("STATE_SEQ"),
@@ -341,7 +346,7 @@ export function writeWorkingState(
       // Navigated by id in the run's own plans: the state's may be equal objects, not the same.
       const subStep = globalStep(run, planAt, frame.id as string);
       kernel.restoreFrame(subStep);
-      planAt = run.planIndex.get((run.steps[subStep] as SubPlanStep).plan) as number;
+      planAt = run.tables.planIndex.get((run.tables.steps[subStep] as SubPlanStep).plan) as number;
     }
     for (const [i, limit] of LIMITS.entries()) kernel.restoreLimit(index, i, frame.limits[limit]);
     for (const [i, counter] of COUNTERS.entries())

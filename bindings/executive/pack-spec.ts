@@ -2,18 +2,26 @@
  * A spec and budget the reference's `readSpec` accepted, packed for the `executive` kernel in
  * the layout assembly/executive/spec.ts draws: plans depth first (the root first, a sub-plan
  * after the plan holding it), each plan's steps contiguous, deps and dependents as local
- * indices, each plan's steps ranked by code point of id. What the host needs to turn the
- * kernel's indices back into the reference's values is kept beside it.
+ * indices, each plan's steps ranked by code point of id. The kernel packs a plain header's spec
+ * itself (assembly/executive/header.ts) into the same bytes; what the host needs to turn the
+ * kernel's indices back into the reference's values is kept beside them, or for a spec the
+ * kernel read, made from the header line when first asked for.
  */
 import { compareCodePoints } from "../../src/models/dag/dag.js";
-import type { Budget, Plan, PlanStep, Spec } from "../../src/models/executive/spec.js";
-import { encodeWtf8Into } from "../wtf8.js";
-import { LIMITS } from "./codes.js";
+import type { Budget, Effect, Plan, PlanStep, Spec } from "../../src/models/executive/spec.js";
+import { decodeWtf8, encodeWtf8Into } from "../wtf8.js";
+import { EFFECTS, LIMITS } from "./codes.js";
 
 export interface PackedSpec {
+  /** The packed spec, as the kernel loads it. */
+  readonly bytes: Uint8Array;
+  /** The reference's spec and budget, and the kernel's indices into them. */
+  readonly tables: SpecTables;
+}
+
+export interface SpecTables {
   readonly spec: Spec;
   readonly budget: Budget;
-  readonly bytes: Uint8Array;
   /** Every step, by global index. */
   readonly steps: readonly PlanStep[];
   readonly plans: readonly Plan[];
@@ -25,14 +33,37 @@ export interface PackedSpec {
   readonly localIndex: readonly ReadonlyMap<string, number>[];
 }
 
-const KIND = { model: 0, tool: 1, context: 2 } as const;
 const SUB_PLAN = 3;
 const STEP_INTS = 11;
+/** Where a step's kind, id offset and id length lie among its ints. */
+const KIND_INT = 1;
+const ID_START_INT = 8;
+const ID_LENGTH_INT = 9;
 const HEADER_BYTES = 32;
 const SCALARS = 9;
 const CHILD_BUDGET_F64S = 8;
 
 export function packSpec(spec: Spec, budget: Budget): PackedSpec {
+  const tables = specTables(spec, budget);
+  return { bytes: packTables(tables), tables };
+}
+
+/**
+ * The packed spec the kernel made of a header line, whose reference values `read` gives (from the
+ * line, with the reference reader) only when something asks for them: a snapshot, the machine.
+ */
+export function kernelPackedSpec(bytes: Uint8Array, read: () => [Spec, Budget]): PackedSpec {
+  let tables: SpecTables | null = null;
+  return {
+    bytes,
+    get tables() {
+      tables ??= specTables(...read());
+      return tables;
+    },
+  };
+}
+
+function specTables(spec: Spec, budget: Budget): SpecTables {
   const plans: Plan[] = [];
   const firstSteps: number[] = [];
   const steps: PlanStep[] = [];
@@ -45,18 +76,22 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     for (const step of plan.steps) if ("plan" in step) number(step.plan);
   };
   number(spec.plan);
+  const localIndex = plans.map((plan) => {
+    const index = new Map<string, number>();
+    for (let i = 0; i < plan.steps.length; i++) index.set((plan.steps[i] as PlanStep).id, i);
+    return index;
+  });
+  return { spec, budget, steps, plans, firstSteps, planIndex, localIndex };
+}
 
+function packTables(tables: SpecTables): Uint8Array {
+  const { spec, budget, steps, plans, firstSteps, planIndex, localIndex } = tables;
   // Flat arrays, not an array or set per step: a spec may hold 100 000 steps.
   const stepCount = steps.length;
   const planOfStep = new Int32Array(stepCount);
   for (const [p, plan] of plans.entries()) {
     planOfStep.fill(p, firstSteps[p] as number, (firstSteps[p] as number) + plan.steps.length);
   }
-  const localIndex = plans.map((plan) => {
-    const index = new Map<string, number>();
-    for (let i = 0; i < plan.steps.length; i++) index.set((plan.steps[i] as PlanStep).id, i);
-    return index;
-  });
   const depsStart = new Int32Array(stepCount + 1);
   let depCount = 0;
   for (const step of steps) depCount += step.deps.length;
@@ -160,7 +195,7 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
   for (let global = 0; global < stepCount; global++) {
     const step = steps[global] as PlanStep;
     putInt(planOfStep[global] as number);
-    putInt("plan" in step ? SUB_PLAN : KIND[step.effect]);
+    putInt("plan" in step ? SUB_PLAN : EFFECTS.indexOf(step.effect));
     putInt("plan" in step ? (planIndex.get(step.plan) as number) : -1);
     putInt(depsStart[global] as number);
     putInt((depsStart[global + 1] as number) - (depsStart[global] as number));
@@ -176,5 +211,29 @@ export function packSpec(spec: Spec, budget: Budget): PackedSpec {
     for (const value of section) putInt(value);
   }
   bytes.set(idBuffer.subarray(0, idBytes), at);
-  return { spec, budget, bytes, steps, plans, firstSteps, planIndex, localIndex };
+  return bytes;
+}
+
+/** Where a packed spec's step table and id bytes start (the layout above). */
+function stepTableOf(bytes: Uint8Array): { view: DataView; steps: number; ids: number } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [plans, stepCount, depCount, budgeted] = [0, 4, 8, 12].map((at) => view.getInt32(at, true));
+  const intsStart = HEADER_BYTES + 8 * (SCALARS + CHILD_BUDGET_F64S * (budgeted as number));
+  const steps = intsStart + 8 * (plans as number);
+  const ints = STEP_INTS * (stepCount as number) + (stepCount as number) + 2 * (depCount as number);
+  return { view, steps, ids: steps + 4 * ints };
+}
+
+/** The id of the step at global index `step`, read from the packed bytes. */
+export function packedStepId(run: PackedSpec, step: number): string {
+  const { view, steps, ids } = stepTableOf(run.bytes);
+  const at = steps + 4 * STEP_INTS * step;
+  const start = ids + view.getInt32(at + 4 * ID_START_INT, true);
+  return decodeWtf8(run.bytes.subarray(start, start + view.getInt32(at + 4 * ID_LENGTH_INT, true)));
+}
+
+/** The effect of the effect step at global index `step`, read from the packed bytes. */
+export function packedStepEffect(run: PackedSpec, step: number): Effect {
+  const { view, steps } = stepTableOf(run.bytes);
+  return EFFECTS[view.getInt32(steps + 4 * STEP_INTS * step + 4 * KIND_INT, true)] as Effect;
 }
