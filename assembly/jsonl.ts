@@ -74,6 +74,12 @@ let lineHasHighBytes = false;
 export let lineNumber: f64 = 1;
 let lineOffset: f64 = 0;
 let headerPending = false;
+/**
+ * Bytes of the header line (the first non-blank line, which the model read before the journal
+ * started) dropped before its line feed arrived: a header of megabytes is skipped without
+ * growing the line buffer to hold it.
+ */
+let headerSkipped: usize = 0;
 
 /**
  * Starts the framing of a journal; the model has laid out its own state first. Returns a Limit
@@ -87,6 +93,7 @@ export function beginFraming(skipHeader: bool): i32 {
   lineNumber = 1;
   lineOffset = 0;
   headerPending = skipHeader;
+  headerSkipped = 0;
   bufferCapacity = 0;
   return growBuffer(INITIAL_BUFFER_BYTES) ? Limit.NONE : Limit.MEMORY;
 }
@@ -125,6 +132,7 @@ export function resumeJsonlAt(offset: f64, line: f64, header: bool): void {
   lineOffset = offset;
   lineNumber = line;
   headerPending = header;
+  headerSkipped = 0;
 }
 
 export function writePointer(): usize {
@@ -143,9 +151,14 @@ export function consume<A>(length: usize): i32 {
     if (lineEnd < 0) break;
     const end = <usize>lineEnd;
     const contentEnd = end > lineStart && load<u8>(buffer + end - 1) == CharCode.CR ? end - 1 : end;
-    processLine<A>(buffer + lineStart, buffer + contentEnd);
+    if (headerSkipped > 0) {
+      headerPending = false;
+    } else {
+      processLine<A>(buffer + lineStart, buffer + contentEnd);
+    }
     lineNumber += 1;
-    lineOffset += <f64>(end + 1 - lineStart);
+    lineOffset += <f64>(headerSkipped + end + 1 - lineStart);
+    headerSkipped = 0;
     lineStart = end + 1;
     scanFrom = lineStart;
     lineHasHighBytes = false;
@@ -155,6 +168,17 @@ export function consume<A>(length: usize): i32 {
     filled -= lineStart;
     scanFrom -= lineStart;
     lineStart = 0;
+  }
+  if (filled == bufferCapacity && headerPending && !isBlank(buffer, buffer + filled)) {
+    // The header, under way: its bytes are not kept (the model has read the line already).
+    headerSkipped += filled;
+    if (headerSkipped >= LINE_BYTES_MAX) {
+      auditor<A>().limit(Limit.LINE_LENGTH);
+      return Limit.LINE_LENGTH;
+    }
+    filled = 0;
+    scanFrom = 0;
+    lineHasHighBytes = false;
   }
   if (filled == bufferCapacity) {
     if (bufferCapacity >= LINE_BYTES_MAX) {
@@ -259,7 +283,9 @@ function processLine<A>(start: usize, end: usize): void {
  * report.
  */
 export function finishFraming<A>(): void {
-  if (filled > lineStart) {
+  if (headerSkipped > 0) {
+    headerPending = false;
+  } else if (filled > lineStart) {
     findLineEnd();
     const start = buffer + lineStart;
     const end = buffer + filled;
