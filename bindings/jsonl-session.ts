@@ -208,7 +208,7 @@ export class JsonlSession implements JournalAuditor {
     }
     // The header line is read: the kernel starts on the line after it, and never holds it.
     this.host.check(kernel.beginJsonl(0), this.file);
-    kernel.resumeJsonlAt(firstLine.length, lineFeedsIn(firstLine) + 1, 0);
+    kernel.resumeJsonlAt(firstLine.length, held.lineFeeds + 1, 0);
     this.prefix?.advance(firstLine, firstLine.length);
     let skip = firstLine.length;
     for (const chunk of held.chunks) {
@@ -240,12 +240,6 @@ async function* holdingFirstLine(
     if (held !== null && !held.complete) held.hold(chunk);
     yield chunk;
   }
-}
-
-function lineFeedsIn(bytes: Uint8Array): number {
-  let count = 0;
-  for (let at = bytes.indexOf(0x0a); at >= 0; at = bytes.indexOf(0x0a, at + 1)) count++;
-  return count;
 }
 
 function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {

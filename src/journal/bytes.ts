@@ -10,9 +10,20 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
   return joined;
 }
 
-/** Whether the two hold the same bytes; a word at a time where both are aligned (headers are megabytes). */
+/**
+ * Node's Buffer, where there is one: its `equals` is the C library's memcmp. A one-shot compare of
+ * a header of megabytes runs before JavaScript's loops are optimized, at a tenth of that speed.
+ */
+const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Whether the two hold the same bytes (headers are megabytes). */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
+  if (NodeBuffer !== undefined) {
+    const bufferOf = (bytes: Uint8Array) =>
+      NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return bufferOf(a).equals(bufferOf(b));
+  }
   let from = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
     const words = a.length >>> 2;

@@ -15,6 +15,11 @@ export class FirstLineHold {
   bytes = 0;
   /** Just past the first non-blank line's line feed, once it is held; -1 before. */
   private end = -1;
+  /**
+   * The line feeds held so far up to that end: the blank lines' and the first line's own, so the
+   * line after it is line `lineFeeds + 1` (counted here, where each line feed is found anyway).
+   */
+  lineFeeds = 0;
   private lineHasContent = false;
 
   /** Holds `chunk`; true once the first non-blank line is complete. */
@@ -44,6 +49,7 @@ export class FirstLineHold {
     for (let at = 0; at < chunk.length; ) {
       const lineFeed = chunk.indexOf(LF, at);
       const end = lineFeed < 0 ? chunk.length : lineFeed;
+      if (lineFeed >= 0) this.lineFeeds += 1;
       this.lineHasContent ||= !isBlankLine(chunk.subarray(at, end));
       if (lineFeed >= 0 && this.lineHasContent) return this.bytes + lineFeed + 1;
       at = end + 1;
