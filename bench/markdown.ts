@@ -9,6 +9,7 @@ import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
 import type { ExploreRow } from "./explore.js";
 import { count, mib, percent, ratio, seconds } from "./format.js";
 import {
+  EXECUTIVE_PARSE_ONLY_RATIO_MIN,
   JS_AUDITOR_RATIO_MIN,
   OPERATIONS_PARSE_ONLY_RATIO_MIN,
   PARSE_ONLY_RATIO_MIN,
@@ -72,8 +73,7 @@ const MODEL_PARTS: Record<
   executive: {
     summaryEngines: ["parse-only", "executive-reference"],
     summaryHeading: "## Summary: the executive model",
-    summaryText:
-      "How many times the WASM executive engine's throughput on JSONL is each engine's (no bench:check gate holds it yet). Its tables count **steps**: a step is one line after the header — an observation replayed through the machine and its recorded decision judged — so steps/s is observations per second. Every run reads and checks the header's spec first (its plan, megabytes of JSON), the WASM engine on a fresh instance each run (an engine keeps the spec of the last header it read). The journals are generated runs that last about as long as their journal: past the spec's bound of 10⁵ plan steps the host ticks more often while it waits (bench/scales.ts).",
+    summaryText: `How many times the WASM executive engine's throughput on JSONL is each engine's (bench:check requires at least ${EXECUTIVE_PARSE_ONLY_RATIO_MIN}× the parse-only floor's, in CPU time). Its tables count **steps**: a step is one line after the header — an observation replayed through the machine and its recorded decision judged — so steps/s is observations per second. Every run reads and checks the header's spec first (its plan, megabytes of JSON), the WASM engine on a fresh instance each run (an engine keeps the spec of the last header it read). The journals are generated runs that last about as long as their journal: past the spec's bound of 10⁵ plan steps the host ticks more often while it waits (bench/scales.ts).`,
     chartAlt: "Throughput of the executive model against journal size",
     unit: "steps",
   },
