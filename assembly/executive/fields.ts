@@ -8,7 +8,7 @@
  * JSON.parse.
  */
 
-import { decodeString, NO_FIELD, isName } from "../json";
+import { decodeString, NO_FIELD } from "../json";
 
 export namespace Field {
   export const OBSERVATION: i32 = 0;
@@ -107,12 +107,12 @@ export function fieldOfMember(depth: usize, parent: i32, keyStart: usize, keyEnd
     length = 0xffff; // names nothing
   }
   if (depth == 1) {
-    if (isName(key, length, "observation")) {
+    if (length == 11 && keyWord(key, 8) == OBSERVAT && keyWord(key + 8, 3) == ION) {
       clear(Field.TAG, Field.DETAIL);
       observationHasStranger = false;
       return Field.OBSERVATION;
     }
-    if (isName(key, length, "decision")) {
+    if (length == 8 && keyWord(key, 8) == DECISION) {
       clear(Field.DECISION_TAG, Field.DECISION_BUDGET);
       decisionHasStranger = false;
       return Field.DECISION;
@@ -132,24 +132,80 @@ export function fieldOfMember(depth: usize, parent: i32, keyStart: usize, keyEnd
   return NO_FIELD;
 }
 
+// The names of the members, as `keyWord` reads them: little-endian words of their bytes.
+const OBSERVAT: u64 = 0x746176726573626f; // "observat", then "ion"
+const ION: u64 = 0x6e6f69;
+const DECISION: u64 = 0x6e6f697369636564;
+const TAG: u64 = 0x676174;
+const NOW: u64 = 0x776f6e;
+const SEQ: u64 = 0x716573;
+const BYTES: u64 = 0x7365747962;
+const DETAIL: u64 = 0x6c6961746564;
+const OUTCOME: u64 = 0x656d6f6374756f;
+const RETRYABL: u64 = 0x6c62617972746572; // "retryabl", then "e"
+const PATH: u64 = 0x68746170;
+const EFFECT: u64 = 0x746365666665;
+const ATTEMPT: u64 = 0x74706d65747461;
+const REASON: u64 = 0x6e6f73616572;
+const BUDGET: u64 = 0x746567647562;
+
+/**
+ * The `length` (1 to 8) bytes at `key` as one little-endian word, the bytes past them masked off:
+ * a key compared with a name in one go, not a byte at a time. (A key lies in the line buffer or
+ * the key scratch, both with room to read a word past it.)
+ */
+// @ts-expect-error: decorator
+@inline
+function keyWord(key: usize, length: usize): u64 {
+  return load<u64>(key) & (<u64>-1 >> ((8 - <u64>length) << 3));
+}
+
 function observationField(key: usize, length: usize): i32 {
-  if (isName(key, length, "tag")) return Field.TAG;
-  if (isName(key, length, "now")) return Field.NOW;
-  if (isName(key, length, "seq")) return Field.SEQ;
-  if (isName(key, length, "outcome")) return Field.OUTCOME;
-  if (isName(key, length, "retryable")) return Field.RETRYABLE;
-  if (isName(key, length, "bytes")) return Field.BYTES;
-  if (isName(key, length, "detail")) return Field.DETAIL;
+  switch (<i32>length) {
+    case 3: {
+      const word = keyWord(key, 3);
+      if (word == TAG) return Field.TAG;
+      if (word == NOW) return Field.NOW;
+      if (word == SEQ) return Field.SEQ;
+      break;
+    }
+    case 5:
+      if (keyWord(key, 5) == BYTES) return Field.BYTES;
+      break;
+    case 6:
+      if (keyWord(key, 6) == DETAIL) return Field.DETAIL;
+      break;
+    case 7:
+      if (keyWord(key, 7) == OUTCOME) return Field.OUTCOME;
+      break;
+    case 9:
+      if (keyWord(key, 8) == RETRYABL && load<u8>(key + 8) == 0x65) return Field.RETRYABLE;
+      break;
+  }
   return NO_FIELD;
 }
 
 function decisionField(key: usize, length: usize): i32 {
-  if (isName(key, length, "tag")) return Field.DECISION_TAG;
-  if (isName(key, length, "seq")) return Field.DECISION_SEQ;
-  if (isName(key, length, "path")) return Field.DECISION_PATH;
-  if (isName(key, length, "effect")) return Field.DECISION_EFFECT;
-  if (isName(key, length, "attempt")) return Field.DECISION_ATTEMPT;
-  if (isName(key, length, "reason")) return Field.DECISION_REASON;
-  if (isName(key, length, "budget")) return Field.DECISION_BUDGET;
+  switch (<i32>length) {
+    case 3: {
+      const word = keyWord(key, 3);
+      if (word == TAG) return Field.DECISION_TAG;
+      if (word == SEQ) return Field.DECISION_SEQ;
+      break;
+    }
+    case 4:
+      if (keyWord(key, 4) == PATH) return Field.DECISION_PATH;
+      break;
+    case 6: {
+      const word = keyWord(key, 6);
+      if (word == EFFECT) return Field.DECISION_EFFECT;
+      if (word == REASON) return Field.DECISION_REASON;
+      if (word == BUDGET) return Field.DECISION_BUDGET;
+      break;
+    }
+    case 7:
+      if (keyWord(key, 7) == ATTEMPT) return Field.DECISION_ATTEMPT;
+      break;
+  }
   return NO_FIELD;
 }

@@ -129,6 +129,44 @@ function corrupted(decision: Record<string, unknown>, corruption: Corruption): u
   }
 }
 
+/** Every member name an executive line is read for, at either level. */
+const MEMBER_NAMES = [
+  "observation",
+  "decision",
+  "tag",
+  "now",
+  "seq",
+  "outcome",
+  "retryable",
+  "bytes",
+  "detail",
+  "path",
+  "effect",
+  "attempt",
+  "reason",
+  "budget",
+];
+
+/**
+ * A key one byte off a member name — one byte changed anywhere in it, or one fewer or one more —
+ * which the kernel's word-at-a-time name matching must tell from the name itself.
+ */
+function nearMissKey(writer: JsonWriter): string {
+  const c = writer.choices;
+  const name = c.pick(MEMBER_NAMES);
+  switch (c.below(3)) {
+    case 0: {
+      const at = c.below(name.length);
+      const changed = String.fromCharCode(name.charCodeAt(at) ^ (1 << c.below(7)));
+      return name.slice(0, at) + changed + name.slice(at + 1);
+    }
+    case 1:
+      return name.slice(0, -1);
+    default:
+      return `${name}${c.pick(["e", "s", "\0", "_"])}`;
+  }
+}
+
 /** An object's members, dressed: shuffled, earlier decoys, extra fields when `extras` allows. */
 function dressed(writer: JsonWriter, value: unknown, extras: boolean, depth = 0): string {
   if (
@@ -146,6 +184,7 @@ function dressed(writer: JsonWriter, value: unknown, extras: boolean, depth = 0)
       ? [
           ["host", () => ({ tag: "tick", seq: 1 })],
           ["at", () => c.below(1000)],
+          [nearMissKey(writer), () => c.pick<unknown>([1, "x", { tag: "tick" }])],
         ]
       : [],
     () => c.pick<unknown>(["decoy", 7, null, { tag: "start" }, [1, 2], true, new RawJson("1e400")]),
