@@ -94,7 +94,7 @@ export class AuditPool implements FileAuditor {
         const batch = this.nextBatch();
         sent.push(batch);
         const request: AuditRequest = {
-          paths: batch.map((task) => task.path),
+          journals: batch.map(({ path, bytes }) => ({ path, bytes })),
           progress: batch.some((task) => task.onProgress !== undefined),
         };
         worker.postMessage(request);

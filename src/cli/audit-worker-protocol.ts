@@ -4,9 +4,9 @@ import type { JournalOutcome } from "./journal-outcome.js";
 
 export type AuditWorkerData = FileAuditorOptions;
 
-/** Journals to audit in this order (several small ones, or one). */
+/** Journals to audit in this order (several small ones, or one), with their listed sizes. */
 export interface AuditRequest {
-  readonly paths: readonly string[];
+  readonly journals: readonly { readonly path: string; readonly bytes: number | null }[];
   /** Whether to report progress while a journal streams. */
   readonly progress: boolean;
 }

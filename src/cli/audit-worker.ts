@@ -22,7 +22,7 @@ port.on("message", (request: AuditRequest) => {
  * due are sent before a progress report or a failure, so that each reply is about the oldest
  * journals not yet answered for.
  */
-async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
+async function auditAll({ journals, progress }: AuditRequest): Promise<void> {
   let outcomes: JournalOutcome[] = [];
   const sendOutcomes = () => {
     if (outcomes.length > 0) port?.postMessage({ kind: "done", outcomes } satisfies AuditReply);
@@ -32,7 +32,7 @@ async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
     sendOutcomes();
     port?.postMessage(reply);
   };
-  for (const path of paths) {
+  for (const { path, bytes } of journals) {
     let reportedAt = Number.NEGATIVE_INFINITY;
     const onProgress = (bytes: number, events: number | null) => {
       const now = performance.now();
@@ -41,7 +41,7 @@ async function auditAll({ paths, progress }: AuditRequest): Promise<void> {
       send({ kind: "progress", bytes, events });
     };
     try {
-      const outcome = await auditFileOutcome(path, {
+      const outcome = await auditFileOutcome(path, bytes, {
         ...options,
         onProgress: progress ? onProgress : undefined,
       });

@@ -83,7 +83,12 @@ export interface AuditRun extends AuditedJournal {
   readonly bytesRead: number;
 }
 
-export async function auditJournalFile(path: string, options: AuditOptions): Promise<AuditRun> {
+/** `listedBytes`: the regular file's size when it was listed (null when unknown). */
+export async function auditJournalFile(
+  path: string,
+  options: AuditOptions,
+  listedBytes: number | null = null,
+): Promise<AuditRun> {
   if (isLispExprJournal(path)) {
     chooseModel(path, "dag", options.model, "--model; a .lisp-expr journal is a dag journal");
     const engine = await engineNamed(options.engine);
@@ -91,7 +96,7 @@ export async function auditJournalFile(path: string, options: AuditOptions): Pro
     const report = engine.audit(dag, events, { lines, tornTail });
     return { file, report, bytesRead: statSync(path, { throwIfNoEntry: false })?.size ?? 0 };
   }
-  return auditJsonlStream(path, readFileChunks(path), options);
+  return auditJsonlStream(path, readFileChunks(path, listedBytes), options);
 }
 
 /** A JSONL journal from a stream of chunks (a file, the standard input), named `file` in reports. */

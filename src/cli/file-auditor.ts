@@ -25,8 +25,9 @@ export interface FileAuditorOptions {
 
 export interface FileAuditor {
   /**
-   * Calls may overlap; the auditor queues them. `bytes` is the file's size when it was listed
-   * (null when unknown), a hint for sharing out work. Rejects only for a bug in statefold.
+   * Calls may overlap; the auditor queues them. `bytes` is the regular file's size when it was
+   * listed (null when unknown), a hint for sharing out work and for reading it. Rejects only for
+   * a bug in statefold.
    */
   audit(path: string, bytes: number | null, onProgress?: ProgressListener): Promise<JournalOutcome>;
   close(): Promise<void>;
@@ -40,10 +41,10 @@ export class InProcessAuditor implements FileAuditor {
 
   audit(
     path: string,
-    _bytes: number | null,
+    bytes: number | null,
     onProgress?: ProgressListener,
   ): Promise<JournalOutcome> {
-    return this.inTurn(() => auditFileOutcome(path, this.withProgress(onProgress)));
+    return this.inTurn(() => auditFileOutcome(path, bytes, this.withProgress(onProgress)));
   }
 
   /** A JSONL journal from a stream (the standard input), in its turn like a file. */

@@ -13,9 +13,10 @@ export type JournalOutcome =
 
 export async function auditFileOutcome(
   path: string,
+  listedBytes: number | null,
   options: AuditOptions,
 ): Promise<JournalOutcome> {
-  return outcomeOf(path, () => auditJournalFile(path, options));
+  return outcomeOf(path, () => auditJournalFile(path, options, listedBytes));
 }
 
 export async function auditStreamOutcome(

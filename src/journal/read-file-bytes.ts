@@ -31,13 +31,18 @@ const SPARE_BUFFERS_MAX = 8;
 
 /**
  * A file's bytes as a stream of chunks, for journals of any size; failures as in `readFileBytes`.
+ * `listedBytes` is the regular file's size when the caller has just listed it (null: unknown, or
+ * not a regular file), which spares a small journal of a fleet a second `stat`.
  * Two buffers take turns: while the consumer works on one chunk, the next is read into the other
  * (the read runs on libuv's thread pool, so disk and audit overlap). A chunk is valid until the
  * next one is requested, so a consumer that keeps one copies it. Fresh buffers per chunk would
  * make a multi-gigabyte audit mostly garbage collection.
  */
-export async function* readFileChunks(path: string): AsyncGenerator<Uint8Array> {
-  if (isSmallFile(path)) {
+export async function* readFileChunks(
+  path: string,
+  listedBytes: number | null = null,
+): AsyncGenerator<Uint8Array> {
+  if (listedBytes === null ? isSmallFile(path) : listedBytes <= CHUNK_BYTES) {
     yield* readSmallFile(path);
     return;
   }

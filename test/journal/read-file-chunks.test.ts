@@ -24,6 +24,24 @@ describe("readFileChunks", () => {
     expect(Buffer.concat(received).equals(content)).toBe(true);
   });
 
+  it("reads the file as it is, whatever size it was listed at", async () => {
+    for (const [actual, listed] of [
+      [3 * 2 ** 20 + 7, 10], // grew past a chunk since it was listed
+      [2 ** 20, 2 ** 20], // exactly one chunk
+      [500, 2 ** 20 + 1], // shrank since
+      [0, 12],
+    ] as const) {
+      const { path, content } = fileOf(actual);
+      const received: Uint8Array[] = [];
+      for await (const chunk of readFileChunks(path, listed)) received.push(chunk.slice());
+      expect(Buffer.concat(received).equals(content), `${actual} listed as ${listed}`).toBe(true);
+    }
+    const missing = join(folder, "listed-then-removed.jsonl");
+    await expect(async () => {
+      for await (const _ of readFileChunks(missing, 0)) break;
+    }).rejects.toThrow(/no such file/);
+  });
+
   it("yields nothing for an empty file", async () => {
     const { path } = fileOf(0);
     const received: Uint8Array[] = [];
