@@ -11,10 +11,11 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
 }
 
 /**
- * Node's Buffer, where there is one: its `equals` is the C library's memcmp. A one-shot compare of
- * a header of megabytes runs before JavaScript's loops are optimized, at a tenth of that speed.
+ * Node's Buffer, where there is one (a browser has none): native byte work — `equals` is the C
+ * library's memcmp, base64 is coded in C++ — where JavaScript's loops would run a one-shot pass
+ * over megabytes before they are optimized, several times slower.
  */
-const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+export const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
 /** Whether the two hold the same bytes (headers are megabytes). */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
