@@ -54,11 +54,11 @@ export {
 export { restoreMalformedSurface, restorePath, restoreRoom, restoreSurface } from "./dag/snapshot";
 export { nodeStatesPointer } from "./dag/state";
 export {
-  isSurfaceMalformed,
   pathCountNow,
-  pathLength,
   pathPointer,
-  surfaceLength,
+  pathStartsPointer,
+  surfaceLengthsPointer,
+  surfaceMalformedPointer,
   surfacePointer,
 } from "./dag/surface";
 export { beginRecords, finishRecords, foldRecords, recordRoom } from "./dag/records";

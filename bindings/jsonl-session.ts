@@ -271,20 +271,28 @@ function captureBody(
     kernel.nodeStatesPointer(),
     kernel.nodeStatesPointer() + nodeCount * NODE_RECORD_BYTES,
   );
-  // The kernel keeps the interned paths' bytes one after another in id order (assembly/dag/surface.ts).
+  // The kernel keeps the interned paths' bytes one after another in id order, and its tables
+  // little-endian, as the format is (assembly/dag/surface.ts): they are read as arrays.
   const pathCount = kernel.pathCountNow();
-  const pathEnds = new Uint32Array(pathCount);
-  for (let path = 0, end = 0; path < pathCount; path++) {
-    end += kernel.pathLength(path);
-    pathEnds[path] = end;
-  }
+  const pathStarts = new Uint32Array(
+    kernel.memory.buffer,
+    kernel.pathStartsPointer(),
+    pathCount + 1,
+  );
+  const firstStart = pathStarts[0] as number;
+  const pathEnds = pathStarts.map((start) => start - firstStart).subarray(1);
   const firstPath = pathCount === 0 ? 0 : kernel.pathPointer(0);
   const pathBytes = memory().slice(firstPath, firstPath + (pathEnds[pathCount - 1] ?? 0));
+  const lengths = new Uint32Array(kernel.memory.buffer, kernel.surfaceLengthsPointer(), nodeCount);
+  const malformed = new Uint8Array(
+    kernel.memory.buffer,
+    kernel.surfaceMalformedPointer(),
+    nodeCount,
+  );
   const surfaceLengths = new Uint32Array(nodeCount);
   let idCount = 0;
   for (let node = 0; node < nodeCount; node++) {
-    const length =
-      kernel.isSurfaceMalformed(node) !== 0 ? MALFORMED_SURFACE : kernel.surfaceLength(node);
+    const length = malformed[node] !== 0 ? MALFORMED_SURFACE : (lengths[node] as number);
     surfaceLengths[node] = length;
     if (length !== MALFORMED_SURFACE) idCount += length;
   }
@@ -303,6 +311,17 @@ function captureBody(
   const view = new DataView(report.buffer);
   const subjectPointer = view.getUint32(kernel.REPORT_SUBJECT_POINTER.value as number, true);
   const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
+  // The kernel's state is encoded first: the hashing thread finishes the prefix meanwhile, and
+  // its digest is waited for last. The key order is the format's.
+  const state = {
+    nodeRecords: toBase64(records),
+    pathBytes: toBase64(pathBytes),
+    pathEnds: toBase64(u32Bytes(pathEnds)),
+    surfaceLengths: toBase64(u32Bytes(surfaceLengths)),
+    surfaceIds: toBase64(surfaceIds),
+    report: toBase64(report),
+    subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
+  };
   return {
     model: "dag",
     dag,
@@ -313,13 +332,7 @@ function captureBody(
       nextLine: kernel.prefixLineNumber(),
       sha256: prefix.hash.copy().hex(),
     },
-    nodeRecords: toBase64(records),
-    pathBytes: toBase64(pathBytes),
-    pathEnds: toBase64(u32Bytes(pathEnds)),
-    surfaceLengths: toBase64(u32Bytes(surfaceLengths)),
-    surfaceIds: toBase64(surfaceIds),
-    report: toBase64(report),
-    subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
+    ...state,
   };
 }
 

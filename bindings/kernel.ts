@@ -39,10 +39,10 @@ export interface KernelExports {
   nodeStatesPointer(): number;
   pathCountNow(): number;
   pathPointer(path: number): number;
-  pathLength(path: number): number;
+  pathStartsPointer(): number;
+  surfaceLengthsPointer(): number;
+  surfaceMalformedPointer(): number;
   surfacePointer(node: number): number;
-  surfaceLength(node: number): number;
-  isSurfaceMalformed(node: number): number;
   restoreRoom(bytes: number): number;
   restorePath(pointer: number, length: number): bigint;
   restoreSurface(node: number, ids: number, count: number): number;

@@ -16,7 +16,7 @@
  */
 
 import { sha256 } from "../src/digest/sha256.js";
-import { concatBytes, NodeBuffer } from "../src/journal/bytes.js";
+import { NodeBuffer } from "../src/journal/bytes.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
 
@@ -106,12 +106,30 @@ export function u32sOf(bytes: Uint8Array): Uint32Array | null {
   return values;
 }
 
+/** The snapshot file's head: magic, version, the body's SHA-256 in hex; always this long. */
+const HEAD_BYTES = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${"0".repeat(64)}\n`.length;
+
+/**
+ * The snapshot file: its head and the body's JSON. The body is encoded after room left for the
+ * head — a body is megabytes, and copying it into place cost as much as encoding it — and in Node
+ * a body of ASCII (any whose DAG ids are; the base64 fields always) is copied in as Latin-1,
+ * which needs no UTF-8 encoding.
+ */
 export function encodeSnapshot(body: SnapshotBody): Uint8Array {
-  const json = new TextEncoder().encode(JSON.stringify(body));
-  const head = new TextEncoder().encode(
-    `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${sha256().update(json).hex()}\n`,
-  );
-  return concatBytes([head, json]);
+  const json = JSON.stringify(body);
+  let bytes: Uint8Array;
+  if (NodeBuffer !== undefined && NodeBuffer.byteLength(json, "utf8") === json.length) {
+    const buffer = NodeBuffer.allocUnsafe(HEAD_BYTES + json.length);
+    buffer.write(json, HEAD_BYTES, "latin1");
+    bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
+  } else {
+    const encoded = new TextEncoder().encode(json);
+    bytes = new Uint8Array(HEAD_BYTES + encoded.length);
+    bytes.set(encoded, HEAD_BYTES);
+  }
+  const digest = sha256().update(bytes.subarray(HEAD_BYTES)).hex();
+  new TextEncoder().encodeInto(`${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${digest}\n`, bytes);
+  return bytes;
 }
 
 const LF = 0x0a;

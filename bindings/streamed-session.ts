@@ -138,6 +138,9 @@ export abstract class StreamedSession<
         ...this.emptyStateFields(),
       } as Body);
     }
+    // The state first: the hashing thread finishes the prefix meanwhile, and its digest is
+    // waited for last.
+    const state = this.stateFields();
     return encodeSnapshot({
       model: this.model,
       started: true,
@@ -147,7 +150,7 @@ export abstract class StreamedSession<
         nextLine: this.kernel.prefixLineNumber(),
         sha256: this.prefix.hash.copy().hex(),
       },
-      ...this.stateFields(),
+      ...state,
     } as Body);
   }
 

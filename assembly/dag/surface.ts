@@ -153,17 +153,26 @@ export function pathPointer(path: u32): usize {
   return pathBytes + load<u32>(pathStarts + (<usize>path << 2));
 }
 
-export function pathLength(path: u32): u32 {
-  return load<u32>(pathStarts + (<usize>path << 2), 4) - load<u32>(pathStarts + (<usize>path << 2));
+/**
+ * The tables a snapshot copies whole, where they lie: the paths' starts (`pathCountNow() + 1`
+ * u32s: path p's bytes are the start[p + 1] - start[p] at `pathPointer(p)`), and per node its
+ * surface's length (u32) and whether it is malformed (u8) — read as arrays, not a call a value.
+ */
+export function pathStartsPointer(): usize {
+  return pathStarts;
+}
+
+export function surfaceLengthsPointer(): usize {
+  return blockLength;
+}
+
+export function surfaceMalformedPointer(): usize {
+  return malformed;
 }
 
 /** The node's current surface: its path ids, distinct, in the arena (none when malformed). */
 export function surfacePointer(node: i32): usize {
   return arena + (<usize>load<u32>(blockStart + (<usize>node << 2)) << 2);
-}
-
-export function surfaceLength(node: i32): u32 {
-  return load<u32>(blockLength + (<usize>node << 2));
 }
 
 export function isSurfaceMalformed(node: i32): bool {

@@ -44,6 +44,31 @@ async function refusal(snapshot: Uint8Array, bytes: Uint8Array): Promise<string>
   return (outcome as { threw: { message: string } }).threw.message;
 }
 
+describe("the snapshot file", () => {
+  it("is the magic and version, the SHA-256 of the body's UTF-8 JSON, then that JSON", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.string({ unit: "grapheme", maxLength: 6 }), { maxLength: 4 }),
+        fc.uint8Array({ maxLength: 40 }),
+        (ids, bytes) => {
+          const body = {
+            model: "dag",
+            dag: { nodes: ids.map((id, i) => ({ id: `${id}${i}`, deps: [] })) },
+            nodeRecords: toBase64(bytes),
+          } as unknown as DagSnapshotBody;
+          const json = new TextEncoder().encode(JSON.stringify(body));
+          const head = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${sha256().update(json).hex()}\n`;
+          const expected = concatBytes(new TextEncoder().encode(head), json);
+          const encoded = encodeSnapshot(body);
+          expect(encoded).toBeInstanceOf(Uint8Array);
+          expect(Array.from(encoded)).toEqual(Array.from(expected));
+          expect(decodeSnapshot(encoded, "s")).toEqual(body);
+        },
+      ),
+    );
+  });
+});
+
 describe("snapshot and resume", () => {
   it("equal a full audit at any split point, in any chunks", async () => {
     await fc.assert(
