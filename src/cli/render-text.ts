@@ -4,7 +4,8 @@
  * tail, the illegal events — and the final status counts. Colour only marks the verdicts.
  */
 import { INVARIANT_NAMES, type InvariantsReport, type Report } from "../models/dag/report.js";
-import { EXECUTIVE_RULE_NAMES, type ExecutiveReport } from "../models/executive/audit.js";
+import type { ExecutiveReport } from "../models/executive/audit.js";
+import { EXECUTIVE_RULE_NAMES } from "../models/executive/rules.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { executiveFinal, mismatchText, WHY_EXECUTIVE } from "../report/executive-wording.js";

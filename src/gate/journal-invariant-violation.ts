@@ -5,11 +5,8 @@
  */
 import { UNNAMED_JOURNAL } from "../engine.js";
 import type { Report } from "../models/dag/report.js";
-import {
-  EXECUTIVE_RULE_NAMES,
-  type ExecutiveReport,
-  type ExecutiveRuleName,
-} from "../models/executive/audit.js";
+import type { ExecutiveReport } from "../models/executive/audit.js";
+import { EXECUTIVE_RULE_NAMES, type ExecutiveRuleName } from "../models/executive/rules.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { WHY_EXECUTIVE } from "../report/executive-wording.js";

@@ -2,11 +2,8 @@
  * The `executive` model's findings in words (docs/models/executive.md, "The journal and its
  * audit"), shared by the text report and the boot gate.
  */
-import type {
-  DecisionMismatch,
-  ExecutiveReport,
-  ExecutiveRuleName,
-} from "../models/executive/audit.js";
+import type { DecisionMismatch, ExecutiveReport } from "../models/executive/audit.js";
+import type { ExecutiveRuleName } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
 
 export const WHY_EXECUTIVE: Readonly<Record<ExecutiveRuleName, string>> = {

@@ -3,7 +3,7 @@
  * listed mismatch with the machine's decision and the recorded one side by side, and the frame
  * stack the machine then held, each budget a bar of used against limit. Pure.
  */
-import { EXECUTIVE_RULE_NAMES } from "../models/executive/audit.js";
+import { EXECUTIVE_RULE_NAMES } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
 import { escapeHtml } from "./escape-html.js";
 import type { ExecutiveJournalView, FrameBudgets } from "./executive-view.js";

@@ -12,14 +12,12 @@ import { FINDINGS_LISTED_MAX, type ReportFrame } from "../report-frame.js";
 import { createExecutive, type ExecutiveMachine, type Terminal } from "./machine.js";
 import type { Decision } from "./observation.js";
 import { wtf8Length } from "./plain-data.js";
+import type { ExecutiveRuleName } from "./rules.js";
 import type { Budget, Spec } from "./spec.js";
 import type { ExecutiveSemantics, ExecutiveState, Status, Used } from "./state.js";
 
 /** Past this many bytes a recorded decision is reported by its size, not quoted. */
 export const RECORDED_BYTES_MAX = 4096;
-
-export const EXECUTIVE_RULE_NAMES = ["decisionsMatch", "terminalRespected"] as const;
-export type ExecutiveRuleName = (typeof EXECUTIVE_RULE_NAMES)[number];
 
 export type ExecutiveVerdict =
   | { readonly holds: true }
