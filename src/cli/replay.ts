@@ -1,13 +1,8 @@
 import type { Engine, EngineName } from "../engine.js";
-import { executiveRunOf } from "../executive-engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../journal/index.js";
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
-import { replayObservations } from "../models/executive/audit.js";
-import { referenceExecutive } from "../models/executive/machine.js";
-import { integrityMessage } from "../models/operations/integrity.js";
-import { replay as replayOperationsJournal } from "../models/operations/replay.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import {
   type CliOutput,
@@ -19,7 +14,6 @@ import {
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed, executiveKernel } from "./engine.js";
 import { renderJsonList } from "./render-json.js";
-import { renderOperationsState } from "./render-operations-state.js";
 
 const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME] [--model NAME]
 
@@ -79,7 +73,7 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
     journal.model === "dag"
       ? await replayDag(journal, engineName, output)
       : journal.model === "operations"
-        ? replayOperations(journal, engineName, output)
+        ? await replayOperations(journal, engineName, output)
         : await replayExecutive(journal, engineName, output);
   if (fault === null) return ExitCode.conformant;
   const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
@@ -118,14 +112,23 @@ function refuseKernelReplay(engineName: EngineName | undefined): void {
   );
 }
 
-/** The operations state is the reference's to print: the kernel audits, it keeps no such state. */
-function replayOperations(
+/**
+ * The operations state is the reference's to print: the kernel audits, it keeps no such state.
+ * The other models' machines are imported when a journal of theirs comes, as the engines are
+ * (src/cli/engine.ts): a process replaying a dag journal does not load them.
+ */
+async function replayOperations(
   journal: OtherJournalFile,
   engineName: EngineName | undefined,
   output: CliOutput,
-): FoldStop | null {
+): Promise<FoldStop | null> {
   refuseKernelReplay(engineName);
-  const { state, fault } = replayOperationsJournal(journal.events);
+  const [{ replay }, { integrityMessage }, { renderOperationsState }] = await Promise.all([
+    import("../models/operations/replay.js"),
+    import("../models/operations/integrity.js"),
+    import("./render-operations-state.js"),
+  ]);
+  const { state, fault } = replay(journal.events);
   output.stdout(renderOperationsState(state));
   if (fault === null) return null;
   return { index: fault.index, reason: fault.fault.reason, message: integrityMessage(fault.fault) };
@@ -140,11 +143,15 @@ async function replayExecutive(
   engineName: EngineName | undefined,
   output: CliOutput,
 ): Promise<FoldStop | null> {
+  const [{ executiveRunOf }, { replayObservations }] = await Promise.all([
+    import("../executive-engine.js"),
+    import("../models/executive/audit.js"),
+  ]);
   const run = executiveRunOf(journal.header, journal.file);
   const machine =
     (engineName ?? DEFAULT_ENGINE) === "wasm"
       ? (await executiveKernel()).machine
-      : referenceExecutive;
+      : (await import("../models/executive/machine.js")).referenceExecutive;
   const { state, stop } = replayObservations<unknown>(run, journal.events, machine);
   output.stdout(`${JSON.stringify(snapshotBody(machine.snapshot(state)), null, 2)}\n`);
   return stop;

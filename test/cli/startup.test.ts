@@ -36,9 +36,10 @@ function loadsImmutable(args: readonly string[]): boolean {
 }
 
 describe("a command's start", () => {
-  it("loads no other model's machine to audit a dag journal", () => {
+  it("loads no other model's machine to audit, gate or replay a dag journal", () => {
     expect(loadsImmutable(["audit", "examples/diamond.jsonl"])).toBe(false);
     expect(loadsImmutable(["gate", "examples/diamond.jsonl"])).toBe(false);
+    expect(loadsImmutable(["replay", "examples/diamond.jsonl"])).toBe(false);
   });
 
   it("loads the executive machine when an executive journal comes (the check above can fail)", () => {
