@@ -99,7 +99,7 @@ function walkAndPack(): bool {
 // ---------------------------------------------------------------------------------------------
 // The walk: the member values are valid JSON (the line's scan said so); only their shape is read.
 
-/** The keys of the object at `at`, one call per member: `member` gets the key and the value's start. */
+/** The member names the walk knows, at every level. */
 namespace Key {
   export const TASK: i32 = 0;
   export const PLAN: i32 = 1;
@@ -156,10 +156,7 @@ function keyOf(start: usize, length: usize): i32 {
 let memberKey: i32 = -1;
 let memberValue: usize = 0;
 
-/**
- * Reads the member at `at` (a key's opening quote); false when its key holds an escape. The
- * key's bit is set in `seen`, which `memberSeenTwice` reads.
- */
+/** Reads the member at `at` (a key's opening quote); false when its key holds an escape. */
 function nextMember(at: usize, end: usize): bool {
   const keyEnd = scanString(at, end);
   if (scannedEscape) return false;
@@ -168,10 +165,10 @@ function nextMember(at: usize, end: usize): bool {
   return true;
 }
 
-/** One past the value just walked, past the comma too: the next member's key, or 0 after the last. */
-function afterMember(at: usize, end: usize, close: u32): usize {
+/** Given one past the value just walked: the next member's key, or 0 after the object's last. */
+function afterMember(at: usize, end: usize): usize {
   at = skipWhitespace(at, end);
-  if (<u32>load<u8>(at) == close) return 0;
+  if (<u32>load<u8>(at) == CharCode.CLOSE_BRACE) return 0;
   return skipWhitespace(at + 1, end);
 }
 
@@ -186,7 +183,14 @@ function closeOf(at: usize, end: usize): usize {
   return skipWhitespace(at, end) + 1;
 }
 
-/** Marks `key` seen in the mask; false when it was seen before (a duplicate key). */
+/** One past the string at `at`, or 0 when the value there is no string or holds an escape. */
+function plainString(at: usize, end: usize): usize {
+  if (<u32>load<u8>(at) != CharCode.QUOTE) return 0;
+  const after = scanString(at, end);
+  return scannedEscape ? 0 : after;
+}
+
+/** Whether `key` is not yet in the mask `seen` of an object's keys (else it is a duplicate). */
 // @ts-expect-error: decorator
 @inline
 function firstSight(seen: u32, key: i32): bool {
@@ -198,17 +202,16 @@ function walkSpec(at: usize, end: usize): bool {
   if (<u32>load<u8>(at) != CharCode.OPEN_BRACE) return false;
   let seen: u32 = 0;
   let member = firstMember(at, end);
-  let after: usize = at + 1;
   while (member != 0) {
     if (!nextMember(member, end)) return false;
     const key = memberKey;
     if (key < 0 || !firstSight(seen, key)) return false;
     seen |= 1 << key;
-    let value = memberValue;
+    const value = memberValue;
+    let after: usize = 0;
     if (key == Key.TASK) {
-      if (<u32>load<u8>(value) != CharCode.QUOTE) return false;
-      after = scanString(value, end);
-      if (scannedEscape || after - value - 2 > TASK_BYTES_MAX) return false;
+      after = plainString(value, end);
+      if (after == 0 || after - value - 2 > TASK_BYTES_MAX) return false;
     } else if (key == Key.PLAN) {
       after = walkPlan(value, end, 1);
     } else if (key == Key.CHECKPOINT_EVERY) {
@@ -220,7 +223,7 @@ function walkSpec(at: usize, end: usize): bool {
       return false;
     }
     if (after == 0) return false;
-    member = afterMember(after, end, CharCode.CLOSE_BRACE);
+    member = afterMember(after, end);
   }
   return (seen & (1 << Key.TASK)) != 0 && (seen & (1 << Key.PLAN)) != 0;
 }
@@ -239,7 +242,7 @@ function walkPlan(at: usize, end: usize, nesting: i32): usize {
     stepsSeen = true;
     after = walkSteps(memberValue, end, plan, nesting);
     if (after == 0) return 0;
-    member = afterMember(after, end, CharCode.CLOSE_BRACE);
+    member = afterMember(after, end);
   }
   return closeOf(after, end);
 }
@@ -281,20 +284,18 @@ function walkStep(at: usize, end: usize, plan: u32, nesting: i32): usize {
     seen |= 1 << key;
     const value = memberValue;
     if (key == Key.ID) {
-      if (<u32>load<u8>(value) != CharCode.QUOTE) return 0;
-      after = scanString(value, end);
+      after = plainString(value, end);
       const length = after - 1 - (value + 1);
-      if (scannedEscape || length > ID_BYTES_MAX) return 0;
+      if (after == 0 || length > ID_BYTES_MAX) return 0;
       store<u32>(step + Walked.ID_START, <u32>(value + 1 - headerInput));
       store<u32>(step + Walked.ID_LENGTH, <u32>length);
       idByteCount += length;
     } else if (key == Key.DEPS) {
       after = walkDeps(value, end, step);
     } else if (key == Key.EFFECT) {
-      if (<u32>load<u8>(value) != CharCode.QUOTE) return 0;
-      after = scanString(value, end);
+      after = plainString(value, end);
       const kind = effectKind(value + 1, after - 1 - (value + 1));
-      if (scannedEscape || kind < 0) return 0;
+      if (after == 0 || kind < 0) return 0;
       store<u32>(step + Walked.KIND, <u32>kind);
     } else if (key == Key.PLAN) {
       store<u32>(step + Walked.KIND, <u32>Kind.SUB_PLAN);
@@ -307,7 +308,7 @@ function walkStep(at: usize, end: usize, plan: u32, nesting: i32): usize {
       return 0;
     }
     if (after == 0) return 0;
-    member = afterMember(after, end, CharCode.CLOSE_BRACE);
+    member = afterMember(after, end);
   }
   const isEffect = (seen & (1 << Key.EFFECT)) != 0;
   const isSubPlan = (seen & (1 << Key.PLAN)) != 0;
@@ -332,10 +333,10 @@ function walkDeps(at: usize, end: usize, step: usize): usize {
   at = skipWhitespace(at + 1, end);
   if (<u32>load<u8>(at) != CharCode.CLOSE_BRACKET) {
     while (true) {
-      if (<u32>load<u8>(at) != CharCode.QUOTE || count == DEPS_MAX || depRefCount == depRoom) return 0;
-      const nameEnd = scanString(at, end);
+      if (count == DEPS_MAX || depRefCount == depRoom) return 0;
+      const nameEnd = plainString(at, end);
       const length = nameEnd - 1 - (at + 1);
-      if (scannedEscape || length > ID_BYTES_MAX) return 0;
+      if (nameEnd == 0 || length > ID_BYTES_MAX) return 0;
       store<u32>(depRefs + (<usize>depRefCount << 3), <u32>(at + 1 - headerInput));
       store<u32>(depRefs + (<usize>depRefCount << 3), <u32>length, 4);
       depRefCount++;
@@ -367,7 +368,7 @@ function walkChildBudget(at: usize, end: usize): usize {
     if (value < 0) return 0;
     store<f64>(budget + 8 + (<usize>limit << 3), <f64>value);
     after = integerEnd;
-    member = afterMember(after, end, CharCode.CLOSE_BRACE);
+    member = afterMember(after, end);
   }
   store<f64>(budget, <f64>mask);
   return closeOf(after, end);
@@ -387,7 +388,7 @@ function walkRootBudget(at: usize, end: usize): bool {
     const value = budgetValue(memberValue, end);
     if (value < 0) return false;
     store<f64>(scalars + (<usize>scalar << 3), <f64>value);
-    member = afterMember(integerEnd, end, CharCode.CLOSE_BRACE);
+    member = afterMember(integerEnd, end);
   }
   return seen == ((1 << (2 + Limit.COUNT)) - 2);
 }

@@ -191,7 +191,6 @@ class Session
     let last = this.journals.lastHeader;
     if (last === null || !sameBytes(last.line, firstLine)) {
       const line = firstLine.slice();
-      this.journals.lastHeader = null;
       last = { line, run: this.readHeaderInKernel(line) ?? this.readHeader(line) };
       this.journals.lastHeader = last;
     }
