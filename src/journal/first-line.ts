@@ -1,13 +1,25 @@
 /**
  * The first chunks of a JSONL stream, held until its first non-blank line is complete: what an
  * engine reads the header from before its kernel starts, and what routing by model peeks at. The
- * chunks are copied (a writer may reuse its buffer); the blank-line rule is the reader's
- * (jsonl.ts).
+ * chunks are copied (a writer may reuse its buffer) unless handed on (`handOn`); the blank-line
+ * rule is the reader's (jsonl.ts).
  */
 import { concatBytes } from "./bytes.js";
 import { isBlankLine } from "./jsonl.js";
 
 const LF = 0x0a;
+
+/**
+ * Chunks their maker hands on for good, never to write them again: a holder keeps them as they
+ * are. A journal whose model was peeked at (peek-model.ts) arrives with its first line already
+ * held and joined in one such chunk, and copying it again would cost a header of megabytes twice.
+ */
+const handedOn = new WeakSet<Uint8Array>();
+
+export function handOn(chunk: Uint8Array): Uint8Array {
+  handedOn.add(chunk);
+  return chunk;
+}
 
 export class FirstLineHold {
   readonly chunks: Uint8Array[] = [];
@@ -25,7 +37,7 @@ export class FirstLineHold {
   /** Holds `chunk`; true once the first non-blank line is complete. */
   hold(chunk: Uint8Array): boolean {
     if (this.end < 0) this.end = this.lineEndIn(chunk);
-    this.chunks.push(chunk.slice());
+    this.chunks.push(handedOn.has(chunk) ? chunk : chunk.slice());
     this.bytes += chunk.length;
     return this.complete;
   }

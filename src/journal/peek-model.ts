@@ -8,7 +8,7 @@
 
 import type { ModelName } from "../models/registry.js";
 import { concatBytes } from "./bytes.js";
-import { FirstLineHold } from "./first-line.js";
+import { FirstLineHold, handOn } from "./first-line.js";
 import { readJsonlHeaderModel } from "./jsonl.js";
 
 export interface PeekedJournal {
@@ -52,7 +52,7 @@ async function* replay(
   rest: AsyncIterator<Uint8Array> | null,
 ): AsyncGenerator<Uint8Array> {
   // Not kept in a variable: a suspended generator would keep it alive for the whole journal.
-  if ((held[0] as Uint8Array).length > 0) yield held.pop() as Uint8Array;
+  if ((held[0] as Uint8Array).length > 0) yield handOn(held.pop() as Uint8Array);
   if (rest === null) return;
   for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
     yield next.value;

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FirstLineHold } from "../../src/journal/first-line.js";
+import { FirstLineHold, handOn } from "../../src/journal/first-line.js";
 import { encode } from "../support/bytes.js";
 
 const blankLine = fc.constantFrom("", " ", "\t", "\r", " \t\r");
@@ -43,5 +43,19 @@ describe("FirstLineHold", () => {
     expect(held.complete).toBe(false);
     expect(held.lineFeeds).toBe(2);
     expect(held.firstLine()).toEqual(encode(" \n\t\r\n  "));
+  });
+});
+
+describe("handOn", () => {
+  it("a chunk handed on is held as it is; any other is copied, so its writer may reuse it", () => {
+    const reused = encode('{"statefold":');
+    const handed = handOn(encode('"journal"}\n'));
+    const held = new FirstLineHold();
+    held.hold(reused);
+    reused.fill(0x20);
+    held.hold(handed);
+    expect(held.chunks[0]).not.toBe(reused);
+    expect(held.chunks[1]).toBe(handed);
+    expect(new TextDecoder().decode(held.firstLine())).toBe('{"statefold":"journal"}\n');
   });
 });
