@@ -7,6 +7,7 @@
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
 
+import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
@@ -16,7 +17,7 @@ import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
-import { PrefixHash, prefixSha256, resumeAfterPrefix } from "./prefix-hash.js";
+import { type PrefixDigest, PrefixHash, prefixDigest, resumeAfterPrefix } from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
 import {
   type DagSnapshotBody,
@@ -50,6 +51,12 @@ export interface JournalAuditor {
 export interface AuditorOptions extends AuditBytesOptions {
   /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
   readonly snapshots?: boolean;
+  /**
+   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
+   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
+   * written must be the reader's, in order.
+   */
+  readonly digests?: JournalDigests;
   /** Names the snapshot in errors about it. */
   readonly snapshotFile?: string;
 }
@@ -62,7 +69,8 @@ export class JsonlSession implements JournalAuditor {
   private dag: Dag | KernelHeaderDag | null = null;
   /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
   private dagFromHeader = false;
-  private prefix: PrefixHash | null;
+  private prefix: PrefixDigest | null;
+  private readonly readerDigests: JournalDigests | undefined;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
 
@@ -73,7 +81,8 @@ export class JsonlSession implements JournalAuditor {
   ) {
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++host.journalGeneration;
-    this.prefix = options.snapshots ? new PrefixHash(prefixSha256(), 0) : null;
+    this.readerDigests = options.digests;
+    this.prefix = options.snapshots ? prefixDigest(options.digests) : null;
   }
 
   write(chunk: Uint8Array): void {
@@ -159,7 +168,10 @@ export class JsonlSession implements JournalAuditor {
         `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
       );
     }
-    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
+    if (this.prefix !== null && this.readerDigests === undefined) {
+      this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    }
     this.resumedAt = body.prefix.bytes;
   }
 
@@ -263,7 +275,7 @@ function captureBody(
   host: KernelHost,
   nodeCount: number,
   dag: DagSnapshotBody["dag"],
-  prefix: PrefixHash,
+  prefix: PrefixDigest,
 ): DagSnapshotBody {
   const { kernel } = host;
   const memory = () => new Uint8Array(kernel.memory.buffer);
@@ -330,7 +342,7 @@ function captureBody(
     prefix: {
       bytes: kernel.prefixBytes(),
       nextLine: kernel.prefixLineNumber(),
-      sha256: prefix.hash.copy().hex(),
+      sha256: prefix.hex(kernel.prefixBytes()),
     },
     ...state,
   };

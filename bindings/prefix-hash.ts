@@ -3,6 +3,7 @@
  * complete lines so far) and when it is read again to resume (`PrefixVerifier`, its first bytes).
  * Every model's sessions use both.
  */
+import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { threadedSha256 } from "../src/digest/threaded-sha256.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -13,10 +14,28 @@ export function prefixSha256(): Sha256 {
 }
 
 /**
+ * The SHA-256 of the journal prefix a session's snapshots cover — its complete lines — however it
+ * comes: hashed by the session as the lines are fed (`PrefixHash`), or by the journal's reader.
+ */
+export interface PrefixDigest {
+  /** `fed` was just given to the kernel; the journal's first `completeBytes` are complete lines. */
+  advance(fed: Uint8Array, completeBytes: number): void;
+  /** The hex SHA-256 of the journal's first `bytes`, the complete lines so far. */
+  hex(bytes: number): string;
+}
+
+/** A session's prefix digest: the reader's when it hashes what it reads, else the session's own. */
+export function prefixDigest(readerDigests: JournalDigests | undefined): PrefixDigest {
+  return readerDigests === undefined
+    ? new PrefixHash(prefixSha256(), 0)
+    : { advance() {}, hex: (bytes) => readerDigests.hex(bytes) };
+}
+
+/**
  * The SHA-256 of the journal's complete lines. Bytes fed past the last line feed are kept until
  * the kernel says their line is complete.
  */
-export class PrefixHash {
+export class PrefixHash implements PrefixDigest {
   /** Copies of bytes fed after the last complete line (one partial line at most). */
   private pending: Uint8Array[] = [];
 
@@ -39,6 +58,13 @@ export class PrefixHash {
     this.hash.update(part);
     if (part.length < fed.length) this.pending.push(fed.slice(part.length));
     this.bytes = completeBytes;
+  }
+
+  hex(bytes: number): string {
+    if (bytes !== this.bytes) {
+      throw new Error(`statefold: the prefix hashed is ${this.bytes} bytes long, not ${bytes}`);
+    }
+    return this.hash.copy().hex();
   }
 }
 

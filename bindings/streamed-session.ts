@@ -7,11 +7,12 @@
  * of the kernel's state, or continue from one. A model's session says how it starts, what its
  * snapshot body holds and how it is restored, and how its report is read.
  */
+import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { UNNAMED_JOURNAL } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
-import { PrefixHash, prefixSha256, resumeAfterPrefix } from "./prefix-hash.js";
+import { type PrefixDigest, PrefixHash, prefixDigest, resumeAfterPrefix } from "./prefix-hash.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -47,6 +48,12 @@ export interface StreamedSessionOptions {
   readonly file?: string;
   /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
   readonly snapshots?: boolean;
+  /**
+   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
+   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
+   * written must be the reader's, in order.
+   */
+  readonly digests?: JournalDigests;
   /** Names the snapshot in errors about it. */
   readonly snapshotFile?: string;
 }
@@ -80,7 +87,8 @@ export abstract class StreamedSession<
   private readonly generation: number;
   /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
-  private prefix: PrefixHash | null;
+  private prefix: PrefixDigest | null;
+  private readonly readerDigests: JournalDigests | undefined;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
 
@@ -91,7 +99,8 @@ export abstract class StreamedSession<
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
-    this.prefix = options.snapshots ? new PrefixHash(prefixSha256(), 0) : null;
+    this.readerDigests = options.digests;
+    this.prefix = options.snapshots ? prefixDigest(options.digests) : null;
   }
 
   /** The model the session audits, as its snapshot bodies name it. */
@@ -148,7 +157,7 @@ export abstract class StreamedSession<
       prefix: {
         bytes: this.kernel.prefixBytes(),
         nextLine: this.kernel.prefixLineNumber(),
-        sha256: this.prefix.hash.copy().hex(),
+        sha256: this.prefix.hex(this.kernel.prefixBytes()),
       },
       ...state,
     } as Body);
@@ -191,7 +200,10 @@ export abstract class StreamedSession<
         `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
       );
     }
-    if (this.prefix !== null) this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
+    if (this.prefix !== null && this.readerDigests === undefined) {
+      this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
+    }
     this.resumedAt = body.prefix.bytes;
     if (!body.started) return; // nothing was audited yet: audit from the start
     this.held = null;

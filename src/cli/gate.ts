@@ -8,6 +8,7 @@ import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
+import { readFileHashed } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
 import {
@@ -133,10 +134,22 @@ async function auditWithSnapshot(
       "gate",
     );
   }
-  const peeked = await peekModel(readFileChunks(journal), journal, headerModelReader("wasm"));
-  const chosen = chooseModel(journal, peeked.model, model);
   const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
-  const options = { file: journal, snapshots: true, snapshotFile: snapshotPath };
+  // A first snapshot hashes the whole journal: its reader does, on its own thread. A resume
+  // hashes the prefix it checks as the engine reads it.
+  const hashed = snapshot === null ? readFileHashed(journal) : null;
+  const peeked = await peekModel(
+    hashed?.chunks ?? readFileChunks(journal),
+    journal,
+    headerModelReader("wasm"),
+  );
+  const chosen = chooseModel(journal, peeked.model, model);
+  const options = {
+    file: journal,
+    snapshots: true,
+    snapshotFile: snapshotPath,
+    digests: hashed?.digests,
+  };
   let auditor: SnapshottingAuditor;
   if (chosen !== "dag" && dagPath !== undefined) {
     throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);

@@ -1,5 +1,7 @@
-import { readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Worker } from "node:worker_threads";
+import type { JournalDigests } from "../digest/journal-digests.js";
+import { sha256 } from "../digest/sha256.js";
 import { JournalError } from "./errors.js";
 
 /** Bytes a chunk holds at most. */
@@ -28,6 +30,9 @@ const MESSAGE_LENGTH = SLOTS;
  *
  * A descriptor opened non-blocking answers EAGAIN when it has nothing yet: its bytes from there on
  * come from `fallback` (Node's stream, which waits for them without blocking).
+ *
+ * The same reading thread reads a journal file for a first snapshotting gate, hashing as it reads
+ * (`readFileHashed`).
  */
 export async function* readDescriptorChunks(
   fd: number,
@@ -37,7 +42,7 @@ export async function* readDescriptorChunks(
   const buffer = new Uint8Array(CHUNK_BYTES);
   let filled = fill(fd, buffer, name);
   // Started before the first chunk is handed over, so the thread reads while it is audited.
-  const reader = filled.end === "full" ? startReader(fd) : null;
+  const reader = filled.end === "full" ? startReader(fd, null, false) : null;
   if (reader !== null) {
     try {
       yield buffer;
@@ -93,10 +98,37 @@ function fill(fd: number, buffer: Uint8Array, name: string): Filled {
 const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
 const { readSync } = require("node:fs");
-const { fd, words, slots } = workerData;
+const { fd, words, slots, digests } = workerData;
 const lengths = new Int32Array(words);
 const bytes = new Uint8Array(slots);
 const nap = new Int32Array(new SharedArrayBuffer(4));
+const hashing = digests === null ? null : {
+  hash: require("node:crypto").createHash("sha256"),
+  ends: new Float64Array(digests, 0, ${SLOTS}),
+  digests: new Uint8Array(digests, ${SLOTS * 8}),
+  read: 0,
+  linesEnd: 0,
+  linesDigest: require("node:crypto").createHash("sha256").digest(),
+};
+
+/**
+ * Hashes the slot's bytes, and notes beside the slot the SHA-256 of the input's first bytes up
+ * to its last line feed so far: its complete lines.
+ */
+function hashSlot(slot, filled) {
+  const h = hashing;
+  const chunk = bytes.subarray(slot * ${CHUNK_BYTES}, slot * ${CHUNK_BYTES} + filled);
+  const lastFeed = chunk.lastIndexOf(10);
+  if (lastFeed >= 0) {
+    h.hash.update(chunk.subarray(0, lastFeed + 1));
+    h.linesEnd = h.read + lastFeed + 1;
+    h.linesDigest = h.hash.copy().digest();
+  }
+  h.hash.update(chunk.subarray(lastFeed + 1));
+  h.read += filled;
+  h.ends[slot] = h.linesEnd;
+  h.digests.set(h.linesDigest, slot * 32);
+}
 
 function publish(slot, length) {
   while (Atomics.load(lengths, slot) !== ${FREE}) Atomics.wait(lengths, slot, Atomics.load(lengths, slot));
@@ -138,6 +170,7 @@ for (let slot = 0; ; slot = (slot + 1) % ${SLOTS}) {
     break;
   }
   if (chunk.filled > 0) {
+    if (hashing !== null) hashSlot(slot, chunk.filled);
     publish(slot, chunk.filled);
     if (!chunk.ended) continue;
     slot = (slot + 1) % ${SLOTS};
@@ -167,14 +200,99 @@ interface Reader {
   stop(): void;
 }
 
-function startReader(fd: number): Reader | null {
+/** A file read and hashed by the reading thread: its chunks, and the digests of its complete lines. */
+export interface HashedJournal {
+  readonly chunks: AsyncIterable<Uint8Array>;
+  readonly digests: JournalDigests;
+}
+
+/**
+ * A journal file read by a thread of its own that hashes its complete lines as it reads them:
+ * what a snapshotting gate needs hashed, done where the bytes already are. Fed to the auditor's
+ * own hash instead, each byte would be copied to a hashing thread by the auditing thread (a
+ * 300 MB journal: ~80 ms of the audit's thread, a tenth of the gate). Null for anything but a
+ * regular file of more than a chunk (the plain reader then reads it, and reports a failure to
+ * open it), or where no thread can start.
+ */
+export function readFileHashed(path: string): HashedJournal | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  const stats = fstatSync(fd);
+  const reader =
+    stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, new LineDigests(), true) : null;
+  if (reader === null || reader.digests === null) {
+    closeSync(fd);
+    return null;
+  }
+  const chunks = async function* () {
+    try {
+      yield* reader.chunks(path);
+    } finally {
+      reader.stop();
+    }
+  };
+  return { chunks: chunks(), digests: reader.digests };
+}
+
+/** Per slot, what the reading thread notes: where the complete lines end (f64), and their digest. */
+const DIGEST_BYTES = 32;
+
+/**
+ * The digests the reading thread notes beside each slot, and of them the one of the last chunk
+ * handed over: the complete lines the auditor has been given.
+ */
+class LineDigests implements JournalDigests {
+  readonly shared = new SharedArrayBuffer(SLOTS * (8 + DIGEST_BYTES));
+  private readonly ends = new Float64Array(this.shared, 0, SLOTS);
+  private readonly digests = new Uint8Array(this.shared, SLOTS * 8);
+  private linesEnd = 0;
+  /** Null: the digest of no bytes. */
+  private linesDigest: Uint8Array | null = null;
+
+  /** The slot's chunk is handed over. */
+  handOver(slot: number): void {
+    this.linesEnd = this.ends[slot] as number;
+    this.linesDigest = this.digests.slice(slot * DIGEST_BYTES, (slot + 1) * DIGEST_BYTES);
+  }
+
+  hex(bytes: number): string {
+    if (bytes !== this.linesEnd) {
+      throw new Error(
+        `statefold: the journal's reader hashed its first ${this.linesEnd} bytes, not ${bytes}`,
+      );
+    }
+    if (this.linesDigest === null) return sha256().hex();
+    let text = "";
+    for (const byte of this.linesDigest) text += byte.toString(16).padStart(2, "0");
+    return text;
+  }
+}
+
+/**
+ * Starts the reading thread on `fd`; with `digests`, it hashes what it reads. With `closeWhenDone`
+ * the descriptor is closed once the thread has exited (never while it may still read it).
+ */
+function startReader(
+  fd: number,
+  digests: LineDigests | null,
+  closeWhenDone: boolean,
+): (Reader & { readonly digests: LineDigests | null }) | null {
   const lengths = new Int32Array(new SharedArrayBuffer((SLOTS + 1) * 4)).fill(FREE);
   const slots = new Uint8Array(new SharedArrayBuffer(SLOTS * CHUNK_BYTES));
   let worker: Worker;
   try {
     worker = new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { fd, words: lengths.buffer, slots: slots.buffer },
+      workerData: {
+        fd,
+        words: lengths.buffer,
+        slots: slots.buffer,
+        digests: digests === null ? null : digests.shared,
+      },
       // Not the process's flags: a preloaded module (`node -r`) or a profiler is for the program,
       // not for a thread that only reads.
       execArgv: [],
@@ -200,7 +318,9 @@ function startReader(fd: number): Reader | null {
     failAll();
   });
   worker.on("exit", failAll);
+  if (closeWhenDone) worker.on("exit", () => closeSync(fd));
   return {
+    digests,
     async *chunks(name: string) {
       for (let slot = 0; ; slot = (slot + 1) % SLOTS) {
         const waiting = waitAsync(lengths, slot, FREE);
@@ -221,6 +341,7 @@ function startReader(fd: number): Reader | null {
           throw new JournalError(name, `cannot read: ${reason}`);
         }
         if (length === 0) return;
+        digests?.handOver(slot);
         yield slots.subarray(slot * CHUNK_BYTES, slot * CHUNK_BYTES + length);
         Atomics.store(lengths, slot, FREE);
         Atomics.notify(lengths, slot);

@@ -1,10 +1,11 @@
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, constants, openSync, readSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { closeSync, constants, openSync, readSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
-import { readDescriptorChunks } from "../../src/journal/read-descriptor.js";
+import { readDescriptorChunks, readFileHashed } from "../../src/journal/read-descriptor.js";
 import { patternedFile } from "../support/patterned-file.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
@@ -145,5 +146,50 @@ describe("readDescriptorChunks", () => {
     } finally {
       closeSync(fd);
     }
+  });
+});
+
+describe("readFileHashed", () => {
+  const sha256Hex = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+
+  it("hands over the file's bytes, and with each chunk the digest of the complete lines so far", async () => {
+    for (const [size, pauseMs] of [
+      [MIB + 1, 0],
+      [3.5 * MIB, 2], // the thread reads ahead: each chunk's digest is its own, not the thread's latest
+      [9 * MIB + 123, 0],
+    ] as const) {
+      const { path, content } = fileOf(size);
+      const hashed = readFileHashed(path);
+      if (hashed === null) throw new Error("a file of more than a chunk is read on a thread");
+      let read = 0;
+      for await (const chunk of hashed.chunks) {
+        expect(Buffer.compare(chunk, content.subarray(read, read + chunk.length))).toBe(0);
+        read += chunk.length;
+        const linesEnd = content.subarray(0, read).lastIndexOf(0x0a) + 1;
+        expect(linesEnd).toBeGreaterThan(0);
+        expect(hashed.digests.hex(linesEnd)).toBe(sha256Hex(content.subarray(0, linesEnd)));
+        if (linesEnd < read) expect(() => hashed.digests.hex(read)).toThrow(/first \d+ bytes/);
+        if (pauseMs > 0) await sleep(pauseMs);
+      }
+      expect(read).toBe(content.length);
+    }
+  });
+
+  it("gives the digest of no bytes while no line is complete", async () => {
+    const path = join(folder, "one-long-line");
+    writeFileSync(path, new Uint8Array(2 * MIB + 5).fill(0x61));
+    const hashed = readFileHashed(path);
+    if (hashed === null) throw new Error("a file of more than a chunk is read on a thread");
+    expect(hashed.digests.hex(0)).toBe(sha256Hex(new Uint8Array(0)));
+    expect((await collect(hashed.chunks)).reduce((sum, chunk) => sum + chunk.length, 0)).toBe(
+      2 * MIB + 5,
+    );
+    expect(hashed.digests.hex(0)).toBe(sha256Hex(new Uint8Array(0)));
+  });
+
+  it("leaves a file of a chunk or less, a directory and a missing file to the plain reader", () => {
+    expect(readFileHashed(fileOf(MIB).path)).toBeNull();
+    expect(readFileHashed(folder)).toBeNull();
+    expect(readFileHashed(join(folder, "missing"))).toBeNull();
   });
 });
