@@ -14,6 +14,7 @@ export {
 } from "../bindings/index.js";
 export type { AuditorOptions, JournalAuditor } from "../bindings/jsonl-session.js";
 export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
+export type { JournalDigests } from "./digest/journal-digests.js";
 export {
   type AuditBytesOptions,
   type Engine,
@@ -30,6 +31,7 @@ export {
 export { JournalError } from "./journal/errors.js";
 export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
+export { type HashedJournal, readFileHashed } from "./journal/read-descriptor.js";
 export * from "./models/dag/index.js";
 export * as executive from "./models/executive/index.js";
 export * from "./models/journal-source.js";
