@@ -17,6 +17,21 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
  */
 export const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 
+/** Searches this far ahead and more go through Node's Buffer (memchr), fewer through the array's own search. */
+const NATIVE_SEARCH_BYTES = 1 << 16;
+
+/**
+ * Where `byte` next occurs in `bytes` from `from` on, or -1. A header's line feed is megabytes
+ * ahead: the typed array's own `indexOf` walks there at ~3 GB/s, Node's Buffer (the C library's
+ * memchr) at ~25 GB/s, which a 5 MB header reads twice before it is audited.
+ */
+export function indexOfByte(bytes: Uint8Array, byte: number, from: number): number {
+  if (NodeBuffer === undefined || bytes.length - from < NATIVE_SEARCH_BYTES) {
+    return bytes.indexOf(byte, from);
+  }
+  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf(byte, from);
+}
+
 /** Whether the two hold the same bytes (headers are megabytes). */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -4,7 +4,7 @@
  * chunks are copied (a writer may reuse its buffer) unless handed on (`handOn`); the blank-line
  * rule is the reader's (jsonl.ts).
  */
-import { concatBytes } from "./bytes.js";
+import { concatBytes, indexOfByte } from "./bytes.js";
 import { isBlankLine } from "./jsonl.js";
 
 const LF = 0x0a;
@@ -59,7 +59,7 @@ export class FirstLineHold {
 
   private lineEndIn(chunk: Uint8Array): number {
     for (let at = 0; at < chunk.length; ) {
-      const lineFeed = chunk.indexOf(LF, at);
+      const lineFeed = indexOfByte(chunk, LF, at);
       const end = lineFeed < 0 ? chunk.length : lineFeed;
       if (lineFeed >= 0) this.lineFeeds += 1;
       this.lineHasContent ||= !isBlankLine(chunk.subarray(at, end));
