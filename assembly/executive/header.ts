@@ -17,7 +17,7 @@
 import { headerInput, headerLength, HeaderModel, headerRead, isPlainHeaderWith, Member, memberValueEnd, memberValueStart } from "../header";
 import { CharCode, isName, scanString, scannedEscape, skipWhitespace } from "../json";
 import { reserve, resetAll } from "../memory";
-import { Kind, Limit, reserveSpec } from "./spec";
+import { CHILD_BUDGET_BYTES, HEADER_BYTES, Kind, Limit, reserveSpec, SCALARS_BYTES, Step } from "./spec";
 
 /** Bounds of docs/models/executive.md, "Spec and budget" (src/models/executive/spec.ts). */
 const TASK_BYTES_MAX: usize = 4096;
@@ -27,12 +27,6 @@ const SPEC_STEPS_MAX: u32 = 100_000;
 const PLAN_NESTING_MAX: i32 = 64;
 const BUDGET_VALUE_MAX: u64 = 1 << 52;
 const SAFE_INTEGER_MAX: u64 = (1 << 53) - 1;
-
-/** The packed layout's parts (spec.ts draws it; bindings/executive/pack-spec.ts writes it too). */
-const HEADER_BYTES: usize = 32;
-const SCALARS: usize = 9;
-const CHILD_BUDGET_BYTES: usize = 8 * 8;
-const STEP_INTS: usize = 11;
 
 /** A step as the walk meets it, in document order (u32 fields). */
 namespace Walked {
@@ -63,7 +57,7 @@ let childBudgets: usize = 0;
 let childBudgetCount: u32 = 0;
 let idByteCount: usize = 0;
 /** checkpointEvery (-1 when absent), depth, then the root limits in Limit order. */
-const scalars = memory.data(<i32>(SCALARS * 8), 8);
+const scalars = memory.data(<i32>SCALARS_BYTES, 8);
 
 /**
  * Checks and packs the spec and budget of the `executive` header written at `prepareHeader`'s
@@ -539,9 +533,9 @@ function pack(): bool {
   }
 
   // The packed spec, written above everything, then moved down to the bottom of memory.
-  const intsStart = HEADER_BYTES + 8 * (SCALARS + 8 * <usize>budgeted);
-  const ints = plans * 2 + n * STEP_INTS + n + <usize>depCount * 2;
-  const bytes = intsStart + 4 * ints + idByteCount;
+  const intsStart = HEADER_BYTES + SCALARS_BYTES + CHILD_BUDGET_BYTES * <usize>budgeted;
+  const intsBytes = plans * 8 + n * Step.BYTES + 4 * n + 8 * <usize>depCount;
+  const bytes = intsStart + intsBytes + idByteCount;
   const blob = reserve(bytes);
   if (blob == 0) return false;
   memory.fill(blob, 0, HEADER_BYTES);
@@ -550,8 +544,8 @@ function pack(): bool {
   store<u32>(blob, depCount, 8);
   store<u32>(blob, budgeted, 12);
   store<u32>(blob, <u32>idByteCount, 16);
-  memory.copy(blob + HEADER_BYTES, scalars, SCALARS * 8);
-  let budgetAt = blob + HEADER_BYTES + SCALARS * 8;
+  memory.copy(blob + HEADER_BYTES, scalars, SCALARS_BYTES);
+  let budgetAt = blob + HEADER_BYTES + SCALARS_BYTES;
   for (let global: u32 = 0; global < <u32>n; global++) {
     const budget = load<u32>(walkedAt(global) + Walked.BUDGET);
     if (budget == NONE) continue;
@@ -564,7 +558,7 @@ function pack(): bool {
     store<u32>(at, load<u32>(planSteps + (plan << 2)), 4);
     at += 8;
   }
-  const idsAt = blob + intsStart + 4 * ints;
+  const idsAt = blob + intsStart + intsBytes;
   let idOffset: u32 = 0;
   for (let global: u32 = 0; global < <u32>n; global++) {
     const record = walkedAt(global);
@@ -572,18 +566,18 @@ function pack(): bool {
     const depsFrom = load<u32>(depsStart + g);
     const dependentsFrom = load<u32>(dependentsStart + g);
     const length = <u32>idLength(record);
-    store<u32>(at, load<u32>(record + Walked.PLAN));
-    store<u32>(at, load<u32>(record + Walked.KIND), 4);
-    store<u32>(at, load<u32>(record + Walked.SUB_PLAN), 8);
-    store<u32>(at, depsFrom, 12);
-    store<u32>(at, load<u32>(depsStart + g + 4) - depsFrom, 16);
-    store<u32>(at, dependentsFrom, 20);
-    store<u32>(at, load<u32>(dependentsStart + g + 4) - dependentsFrom, 24);
-    store<u32>(at, load<u32>(ranks + g), 28);
-    store<u32>(at, idOffset, 32);
-    store<u32>(at, length, 36);
-    store<u32>(at, load<u32>(budgetIndex + g), 40);
-    at += STEP_INTS * 4;
+    store<u32>(at + Step.PLAN, load<u32>(record + Walked.PLAN));
+    store<u32>(at + Step.KIND, load<u32>(record + Walked.KIND));
+    store<u32>(at + Step.SUB_PLAN, load<u32>(record + Walked.SUB_PLAN));
+    store<u32>(at + Step.DEPS_START, depsFrom);
+    store<u32>(at + Step.DEPS_COUNT, load<u32>(depsStart + g + 4) - depsFrom);
+    store<u32>(at + Step.DEPENDENTS_START, dependentsFrom);
+    store<u32>(at + Step.DEPENDENTS_COUNT, load<u32>(dependentsStart + g + 4) - dependentsFrom);
+    store<u32>(at + Step.RANK, load<u32>(ranks + g));
+    store<u32>(at + Step.ID_START, idOffset);
+    store<u32>(at + Step.ID_LENGTH, length);
+    store<u32>(at + Step.BUDGET, load<u32>(budgetIndex + g));
+    at += Step.BYTES;
     memory.copy(idsAt + <usize>idOffset, idPointer(record), <usize>length);
     idOffset += length;
   }

@@ -39,7 +39,8 @@ export namespace Limit {
 /** The counters: every limit but the deadline. */
 export const COUNTERS: i32 = 6;
 
-namespace Step {
+/** A step's ints in the packed layout: offsets in its STEP_BYTES record (header.ts writes them). */
+export namespace Step {
   export const PLAN: usize = 0;
   export const KIND: usize = 4;
   export const SUB_PLAN: usize = 8;
@@ -54,9 +55,9 @@ namespace Step {
   export const BYTES: usize = 44;
 }
 
-const HEADER_BYTES: usize = 32;
-const SCALARS_BYTES: usize = 9 * 8;
-const CHILD_BUDGET_BYTES: usize = 8 * 8;
+export const HEADER_BYTES: usize = 32;
+export const SCALARS_BYTES: usize = 9 * 8;
+export const CHILD_BUDGET_BYTES: usize = 8 * 8;
 
 let blob: usize = 0;
 let blobBytes: usize = 0;
