@@ -7,7 +7,6 @@
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
 
-import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
@@ -17,7 +16,13 @@ import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
-import { type PrefixDigest, PrefixHash, prefixDigest, resumeAfterPrefix } from "./prefix-hash.js";
+import {
+  type PrefixDigest,
+  PrefixHash,
+  prefixDigest,
+  resumeAfterPrefix,
+  type SnapshotOptions,
+} from "./prefix-hash.js";
 import { readReport } from "./read-report.js";
 import {
   type DagSnapshotBody,
@@ -48,18 +53,7 @@ export interface JournalAuditor {
   advancedSinceResume(): boolean;
 }
 
-export interface AuditorOptions extends AuditBytesOptions {
-  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
-  readonly snapshots?: boolean;
-  /**
-   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
-   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
-   * written must be the reader's, in order.
-   */
-  readonly digests?: JournalDigests;
-  /** Names the snapshot in errors about it. */
-  readonly snapshotFile?: string;
-}
+export interface AuditorOptions extends AuditBytesOptions, SnapshotOptions {}
 
 export class JsonlSession implements JournalAuditor {
   private readonly file: string;
@@ -70,7 +64,6 @@ export class JsonlSession implements JournalAuditor {
   /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
   private dagFromHeader = false;
   private prefix: PrefixDigest | null;
-  private readonly readerDigests: JournalDigests | undefined;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
 
@@ -81,7 +74,6 @@ export class JsonlSession implements JournalAuditor {
   ) {
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++host.journalGeneration;
-    this.readerDigests = options.digests;
     this.prefix = options.snapshots ? prefixDigest(options.digests) : null;
   }
 
@@ -169,7 +161,7 @@ export class JsonlSession implements JournalAuditor {
       );
     }
     // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
-    if (this.prefix !== null && this.readerDigests === undefined) {
+    if (this.prefix instanceof PrefixHash) {
       this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
     }
     this.resumedAt = body.prefix.bytes;

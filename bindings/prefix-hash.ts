@@ -13,6 +13,20 @@ export function prefixSha256(): Sha256 {
   return threadedSha256() ?? sha256();
 }
 
+/** What a session of any model is told about its snapshots. */
+export interface SnapshotOptions {
+  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
+  readonly snapshots?: boolean;
+  /**
+   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
+   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
+   * written must be the reader's, in order.
+   */
+  readonly digests?: JournalDigests;
+  /** Names the snapshot in errors about it. */
+  readonly snapshotFile?: string;
+}
+
 /**
  * The SHA-256 of the journal prefix a session's snapshots cover — its complete lines — however it
  * comes: hashed by the session as the lines are fed (`PrefixHash`), or by the journal's reader.

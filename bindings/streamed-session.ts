@@ -7,12 +7,17 @@
  * of the kernel's state, or continue from one. A model's session says how it starts, what its
  * snapshot body holds and how it is restored, and how its report is read.
  */
-import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { UNNAMED_JOURNAL } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
-import { type PrefixDigest, PrefixHash, prefixDigest, resumeAfterPrefix } from "./prefix-hash.js";
+import {
+  type PrefixDigest,
+  PrefixHash,
+  prefixDigest,
+  resumeAfterPrefix,
+  type SnapshotOptions,
+} from "./prefix-hash.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
@@ -43,19 +48,9 @@ export interface SessionOwner<K extends StreamingKernel> {
   generation: number;
 }
 
-export interface StreamedSessionOptions {
+export interface StreamedSessionOptions extends SnapshotOptions {
   /** Names the journal in errors. */
   readonly file?: string;
-  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
-  readonly snapshots?: boolean;
-  /**
-   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
-   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
-   * written must be the reader's, in order.
-   */
-  readonly digests?: JournalDigests;
-  /** Names the snapshot in errors about it. */
-  readonly snapshotFile?: string;
 }
 
 /** A journal as a stream its caller writes to. */
@@ -88,7 +83,6 @@ export abstract class StreamedSession<
   /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private prefix: PrefixDigest | null;
-  private readonly readerDigests: JournalDigests | undefined;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
   private resumedAt: number | null = null;
 
@@ -99,7 +93,6 @@ export abstract class StreamedSession<
     this.kernel = owner.kernel;
     this.file = options.file ?? UNNAMED_JOURNAL;
     this.generation = ++owner.generation;
-    this.readerDigests = options.digests;
     this.prefix = options.snapshots ? prefixDigest(options.digests) : null;
   }
 
@@ -201,7 +194,7 @@ export abstract class StreamedSession<
       );
     }
     // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
-    if (this.prefix !== null && this.readerDigests === undefined) {
+    if (this.prefix instanceof PrefixHash) {
       this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
     }
     this.resumedAt = body.prefix.bytes;

@@ -30,6 +30,13 @@ const nodeCrypto = (
   | { createHash(algorithm: "sha256"): NodeHash }
   | undefined;
 
+/** A digest's bytes as lowercase hex, as `hex()` gives it (for digests taken on another thread). */
+export function hexOfDigest(digest: Uint8Array): string {
+  let text = "";
+  for (const byte of digest) text += byte.toString(16).padStart(2, "0");
+  return text;
+}
+
 /** A new SHA-256: Node's own where there is one. */
 export function sha256(): Sha256 {
   return nodeCrypto === undefined

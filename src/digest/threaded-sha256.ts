@@ -7,7 +7,7 @@
  * — a browser — `threadedSha256` answers null and the caller hashes on its own thread.
  */
 
-import type { Sha256 } from "./sha256.js";
+import { hexOfDigest, type Sha256 } from "./sha256.js";
 
 /** Bytes a batch holds before it goes to the thread. */
 const BATCH_BYTES = 4 << 20;
@@ -192,9 +192,7 @@ class ThreadedSha256 implements Sha256 {
 
   hex(): string {
     this.send();
-    let text = "";
-    for (const byte of this.thread.digest(this.id)) text += byte.toString(16).padStart(2, "0");
-    return text;
+    return hexOfDigest(this.thread.digest(this.id));
   }
 
   /** Sends the bytes batched so far, and starts the next batch. */

@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { JournalDigests } from "../digest/journal-digests.js";
-import { sha256 } from "../digest/sha256.js";
+import { hexOfDigest, sha256 } from "../digest/sha256.js";
 import { JournalError } from "./errors.js";
 
 /** Bytes a chunk holds at most. */
@@ -222,9 +222,9 @@ export function readFileHashed(path: string): HashedJournal | null {
     return null;
   }
   const stats = fstatSync(fd);
-  const reader =
-    stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, new LineDigests(), true) : null;
-  if (reader === null || reader.digests === null) {
+  const digests = new LineDigests();
+  const reader = stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, digests, true) : null;
+  if (reader === null) {
     closeSync(fd);
     return null;
   }
@@ -235,7 +235,7 @@ export function readFileHashed(path: string): HashedJournal | null {
       reader.stop();
     }
   };
-  return { chunks: chunks(), digests: reader.digests };
+  return { chunks: chunks(), digests };
 }
 
 /** Per slot, what the reading thread notes: where the complete lines end (f64), and their digest. */
@@ -265,10 +265,7 @@ class LineDigests implements JournalDigests {
         `statefold: the journal's reader hashed its first ${this.linesEnd} bytes, not ${bytes}`,
       );
     }
-    if (this.linesDigest === null) return sha256().hex();
-    let text = "";
-    for (const byte of this.linesDigest) text += byte.toString(16).padStart(2, "0");
-    return text;
+    return this.linesDigest === null ? sha256().hex() : hexOfDigest(this.linesDigest);
   }
 }
 
@@ -280,7 +277,7 @@ function startReader(
   fd: number,
   digests: LineDigests | null,
   closeWhenDone: boolean,
-): (Reader & { readonly digests: LineDigests | null }) | null {
+): Reader | null {
   const lengths = new Int32Array(new SharedArrayBuffer((SLOTS + 1) * 4)).fill(FREE);
   const slots = new Uint8Array(new SharedArrayBuffer(SLOTS * CHUNK_BYTES));
   let worker: Worker;
@@ -320,7 +317,6 @@ function startReader(
   worker.on("exit", failAll);
   if (closeWhenDone) worker.on("exit", () => closeSync(fd));
   return {
-    digests,
     async *chunks(name: string) {
       for (let slot = 0; ; slot = (slot + 1) % SLOTS) {
         const waiting = waitAsync(lengths, slot, FREE);
