@@ -40,7 +40,7 @@ const memberStart = memory.data(Member.COUNT * 4, 4);
 const memberEnd = memory.data(Member.COUNT * 4, 4);
 let escapedKey = false;
 
-/** Where the header line lies (a model's reader may move it: `moveHeader`). */
+/** Where the header line lies. */
 export let headerInput: usize = 0;
 export let headerLength: usize = 0;
 
@@ -86,17 +86,6 @@ export function memberValueStart(member: i32): usize {
 /** One past member `member`'s value. */
 export function memberValueEnd(member: i32): usize {
   return <usize>load<u32>(memberEnd + (<usize>member << 2));
-}
-
-/**
- * Moves the header line to `to` (a block of at least its length); returns how far it moved, to
- * add (wrapping) to a pointer into it.
- */
-export function moveHeader(to: usize): usize {
-  memory.copy(to, headerInput, headerLength);
-  const shift = to - headerInput;
-  headerInput = to;
-  return shift;
 }
 
 /** Validates the line and records its top-level members; false when the host must read it. */

@@ -83,9 +83,7 @@ export function idTableCapacity(n: u32): u32 {
  * nodes share an id (a host-validated DAG has none; a header the kernel reads may).
  */
 export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
-  idSlots = slots;
-  idTags = tags;
-  idSlotMask = capacity - 1;
+  adoptIdTable(slots, tags, capacity);
   memory.fill(slots, 0, (<usize>capacity) << 2);
   for (let node = 0; node < nodeCount; node++) {
     const start = idPointer(node);
@@ -100,6 +98,13 @@ export function buildIdTable(slots: usize, tags: usize, capacity: u32): bool {
     store<u32>(idTags + ((<usize>slot) << 2), hash);
   }
   return true;
+}
+
+/** Points the kernel at a built id table that moved (header.ts moves its columns once built). */
+export function adoptIdTable(slots: usize, tags: usize, capacity: u32): void {
+  idSlots = slots;
+  idTags = tags;
+  idSlotMask = capacity - 1;
 }
 
 /** Where node `node`'s id lies (WTF-8), and its length in bytes. */

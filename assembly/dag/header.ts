@@ -12,9 +12,9 @@
  */
 
 import { CharCode, isName, scanString, scannedEscape, skipWhitespace } from "../json";
-import { headerInput, headerLength, HeaderModel, headerRead, isPlainHeaderWith, Member, memberValueEnd, memberValueStart, moveHeader, skipValue } from "../header";
+import { headerInput, HeaderModel, headerRead, isPlainHeaderWith, Member, memberValueEnd, memberValueStart, skipValue } from "../header";
 import { reserve, resetAll, setTop } from "../memory";
-import { adoptDag, buildIdTable, dependents, dependentsStart, depCounts, idTableCapacity, lookupId } from "./dag";
+import { adoptDag, adoptIdTable, buildIdTable, dependents, dependentsStart, depCounts, idTableCapacity, lookupId } from "./dag";
 
 /**
  * Builds the DAG of the `dag` header written at `prepareHeader`'s pointer as the loaded DAG;
@@ -27,77 +27,98 @@ export function loadHeaderDag(): bool {
   return loaded;
 }
 
-// The DAG: two walks over the (valid) JSON of the `dag` value, one to count, one to fill.
+// The DAG: one walk over the (valid) JSON of the `dag` value, noting ids and dep names in
+// scratch sized by what the value's length allows, then the columns built beside them and moved
+// down over the header, which is no longer needed.
 
 let nodes: u32 = 0;
 let depNames: u32 = 0;
 let idByteCount: usize = 0;
-/** Set by a filling walk: where the next node's id and dep names go. */
-let filling = false;
+/** Where the walk notes each node's id and dep names. */
 let idOffsets: usize = 0;
 let idBytes: usize = 0;
 let depsStart: usize = 0;
 /** Per dep name: where it lies in the header, and its length (u32 pairs). */
 let depRefs: usize = 0;
+/** The room the walk has: no valid DAG of the span's length needs more (checked all the same). */
+let nodesMax: usize = 0;
+let depNamesMax: usize = 0;
+
+/** The fewest bytes a node takes: `{"id":"","deps":[]}`. */
+const NODE_BYTES_MIN: usize = 19;
+/** The fewest bytes a dep name takes with the comma or bracket after it: `"",`. */
+const DEP_NAME_BYTES_MIN: usize = 3;
 
 function buildDag(): bool {
   const dagStart = memberValueStart(Member.DAG);
   const dagEnd = memberValueEnd(Member.DAG);
-  filling = false;
-  nodes = 0;
-  depNames = 0;
-  idByteCount = 0;
-  if (!walkDag(dagStart, dagEnd)) return false;
-
-  // The columns the kernel keeps, carved from the bottom of the model region; the header and the
-  // scratch above them are dropped once the DAG is built. The header moves up out of their way.
-  const n = <usize>nodes;
-  const capacity = idTableCapacity(nodes);
-  const columnsBytes =
-    blockBytes(4 * (n + 1)) * 2 + blockBytes(4 * n) + blockBytes(4 * <usize>depNames) + blockBytes(idByteCount) +
-    blockBytes(4 * <usize>capacity) * 2;
-  const base = headerInput;
-  setTop(base);
-  if (reserve(columnsBytes) != base) return false;
-  const movedInput = reserve(headerLength);
-  if (movedInput == 0) return false;
-  const shift = moveHeader(movedInput);
-
-  idOffsets = base;
-  const counts = idOffsets + blockBytes(4 * (n + 1));
-  const starts = counts + blockBytes(4 * n);
-  const edges = starts + blockBytes(4 * (n + 1));
-  idBytes = edges + blockBytes(4 * <usize>depNames);
-  const slots = idBytes + blockBytes(idByteCount);
-  const tags = slots + blockBytes(4 * <usize>capacity);
-  const columnsEnd = tags + blockBytes(4 * <usize>capacity);
-
-  depsStart = reserve(4 * (n + 1));
-  depRefs = reserve(8 * <usize>depNames);
-  const depPositions = reserve(4 * <usize>depNames);
-  const unmet = reserve(4 * n);
-  const queue = reserve(4 * n);
-  if (depsStart == 0 || depRefs == 0 || depPositions == 0 || unmet == 0 || queue == 0) return false;
-
-  filling = true;
+  const span = dagEnd - dagStart;
+  nodesMax = span / NODE_BYTES_MIN + 1;
+  depNamesMax = span / DEP_NAME_BYTES_MIN + 1;
+  // Only the pages the walk writes are touched: reserving for the most the span could hold costs
+  // address space, not memory.
+  idOffsets = reserve(4 * (nodesMax + 1));
+  idBytes = reserve(span);
+  depsStart = reserve(4 * (nodesMax + 1));
+  depRefs = reserve(8 * depNamesMax);
+  if (idOffsets == 0 || idBytes == 0 || depsStart == 0 || depRefs == 0) return false;
   nodes = 0;
   depNames = 0;
   idByteCount = 0;
   store<u32>(idOffsets, 0);
   store<u32>(depsStart, 0);
-  if (!walkDag(dagStart + shift, dagEnd + shift)) return false;
+  if (!walkDag(dagStart, dagEnd)) return false;
 
+  const n = <usize>nodes;
+  const capacity = idTableCapacity(nodes);
+  const counts = reserve(4 * n);
+  const starts = reserve(4 * (n + 1));
+  const edges = reserve(4 * <usize>depNames);
+  const slots = reserve(4 * <usize>capacity);
+  const tags = reserve(4 * <usize>capacity);
+  const depPositions = reserve(4 * <usize>depNames);
+  const unmet = reserve(4 * n);
+  const queue = reserve(4 * n);
+  if (counts == 0 || starts == 0 || edges == 0 || slots == 0 || tags == 0 || depPositions == 0 || unmet == 0 || queue == 0) {
+    return false;
+  }
   adoptDag(<i32>n, idOffsets, counts, starts, edges, idBytes);
   if (!buildIdTable(slots, tags, capacity)) return false; // a duplicate id
   for (let k: usize = 0; k < <usize>depNames; k++) {
-    const node = lookupId(headerInput + <usize>load<u32>(depRefs + (k << 3)), <usize>load<u32>(depRefs + (k << 3), 4));
+    const node = lookupId(<usize>load<u32>(depRefs + (k << 3)), <usize>load<u32>(depRefs + (k << 3), 4));
     if (node < 0) return false; // a dangling dependency
     store<u32>(depPositions + (k << 2), <u32>node);
   }
   reverseEdges(n, depPositions, unmet, queue); // the Kahn pass's two arrays are free until it runs
   if (!isAcyclic(n, unmet, queue)) return false;
-  setTop(columnsEnd);
+  const edgeCount = <usize>load<u32>(dependentsStart + 4 * n);
+
+  // Down over the header, in the order they lie, so no column is overwritten before it moves.
+  let to = headerInput;
+  const movedIdOffsets = to;
+  to = moveDown(to, idOffsets, 4 * (n + 1));
+  const movedIdBytes = to;
+  to = moveDown(to, idBytes, idByteCount);
+  const movedCounts = to;
+  to = moveDown(to, counts, 4 * n);
+  const movedStarts = to;
+  to = moveDown(to, starts, 4 * (n + 1));
+  const movedEdges = to;
+  to = moveDown(to, edges, 4 * edgeCount);
+  const movedSlots = to;
+  to = moveDown(to, slots, 4 * <usize>capacity);
+  const movedTags = to;
+  to = moveDown(to, tags, 4 * <usize>capacity);
+  adoptDag(<i32>n, movedIdOffsets, movedCounts, movedStarts, movedEdges, movedIdBytes);
+  adoptIdTable(movedSlots, movedTags, capacity);
+  setTop(to);
   return true;
+}
+
+/** Moves a column to `to` (at or below it); where the next one goes, as `reserve` would lay it. */
+function moveDown(to: usize, from: usize, bytes: usize): usize {
+  memory.copy(to, from, bytes);
+  return to + blockBytes(bytes);
 }
 
 /** Bytes a block of `bytes` takes in the region: aligned to 16, with the allocator's overread room. */
@@ -206,7 +227,7 @@ function walkNode(at: usize, end: usize): usize {
   if (load<u8>(at) != CharCode.OPEN_BRACE) return 0;
   let idStart: usize = 0;
   let idEnd: usize = 0;
-  let depsAt: usize = 0;
+  let depsSeen = false;
   at = skipWhitespace(at + 1, end);
   if (load<u8>(at) == CharCode.CLOSE_BRACE) return 0;
   while (true) {
@@ -224,9 +245,10 @@ function walkNode(at: usize, end: usize): usize {
       at = idEnd;
       idEnd -= 1;
     } else if (isDeps) {
-      if (depsAt != 0 || load<u8>(at) != CharCode.OPEN_BRACKET) return 0;
-      depsAt = at;
-      at = skipValue(at, end);
+      if (depsSeen || load<u8>(at) != CharCode.OPEN_BRACKET) return 0;
+      depsSeen = true;
+      at = walkDeps(at, end);
+      if (at == 0) return 0;
     } else {
       at = skipValue(at, end);
     }
@@ -234,36 +256,33 @@ function walkNode(at: usize, end: usize): usize {
     if (load<u8>(at) == CharCode.CLOSE_BRACE) break;
     at = skipWhitespace(at + 1, end);
   }
-  if (idEnd == 0 || depsAt == 0) return 0;
-  if (!walkDeps(depsAt, end)) return 0;
+  if (idEnd == 0 || !depsSeen || <usize>nodes == nodesMax) return 0;
   const idLength = idEnd - idStart;
-  if (filling) {
-    memory.copy(idBytes + idByteCount, idStart, idLength);
-    store<u32>(idOffsets + ((<usize>nodes + 1) << 2), <u32>(idByteCount + idLength));
-    store<u32>(depsStart + ((<usize>nodes + 1) << 2), depNames);
-  }
+  memory.copy(idBytes + idByteCount, idStart, idLength);
   idByteCount += idLength;
   nodes++;
+  store<u32>(idOffsets + (<usize>nodes << 2), <u32>idByteCount);
+  store<u32>(depsStart + (<usize>nodes << 2), depNames);
   return at + 1;
 }
 
-/** Walks a deps array of plain strings, noting each name; false when the host must read it. */
-function walkDeps(at: usize, end: usize): bool {
+/**
+ * Walks a deps array of plain strings, noting each name; one past it, or 0 when the host must
+ * read the header.
+ */
+function walkDeps(at: usize, end: usize): usize {
   at = skipWhitespace(at + 1, end);
-  if (load<u8>(at) == CharCode.CLOSE_BRACKET) return true;
+  if (load<u8>(at) == CharCode.CLOSE_BRACKET) return at + 1;
   while (true) {
-    if (load<u8>(at) != CharCode.QUOTE) return false;
+    if (load<u8>(at) != CharCode.QUOTE) return 0;
     const nameEnd = scanString(at, end);
-    if (scannedEscape) return false;
-    if (filling) {
-      store<u32>(depRefs + (<usize>depNames << 3), <u32>(at + 1 - headerInput));
-      store<u32>(depRefs + (<usize>depNames << 3), <u32>(nameEnd - 1 - (at + 1)), 4);
-    }
+    if (scannedEscape || <usize>depNames == depNamesMax) return 0;
+    store<u32>(depRefs + (<usize>depNames << 3), <u32>(at + 1));
+    store<u32>(depRefs + (<usize>depNames << 3), <u32>(nameEnd - 1 - (at + 1)), 4);
     depNames++;
     at = skipWhitespace(nameEnd, end);
-    if (load<u8>(at) == CharCode.CLOSE_BRACKET) return true;
+    if (load<u8>(at) == CharCode.CLOSE_BRACKET) return at + 1;
     at = skipWhitespace(at + 1, end);
   }
-  return false;
+  return 0;
 }
-

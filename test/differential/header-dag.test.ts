@@ -84,6 +84,11 @@ function expectReference(line: Uint8Array): { kernelReads: number } {
 const PLAIN =
   '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]},{"id":"B","deps":["A","A"]},{"id":"C","deps":["B","A"]}]}}';
 
+/** Every printable ASCII character but the quote and the backslash: ids of one byte, written plain. */
+const SHORT_IDS = Array.from({ length: 0x7f - 0x20 }, (_, k) =>
+  String.fromCharCode(0x20 + k),
+).filter((id) => id !== '"' && id !== "\\");
+
 /** Plain headers, however laid out: the kernel reads each itself. */
 const KERNEL_READ: Record<string, string> = {
   compact: PLAIN,
@@ -102,6 +107,15 @@ const KERNEL_READ: Record<string, string> = {
   "no nodes": '{"statefold":"journal","version":1,"dag":{"nodes":[]}}',
   "an empty id":
     '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"","deps":[]},{"id":"x","deps":[""]}]}}',
+  // The kernel sizes its walk's room by the fewest bytes a node and a dep name can take.
+  "nodes as short as JSON writes them": `{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"","deps":[]},${SHORT_IDS.map(
+    (id) => `{"id":"${id}","deps":[]}`,
+  ).join(",")}]}}`,
+  "dep names as short as JSON writes them": `{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"","deps":[]},{"id":"x","deps":[${Array(
+    5000,
+  )
+    .fill('""')
+    .join(",")}]}]}}`,
 };
 
 /** Everything else: the reference reads it (its verdict or its error), whatever the kernel makes of it. */
