@@ -17,7 +17,7 @@
  */
 
 import { CharCode, LineShape, scanLine, useContainerStack } from "./json";
-import { reserve } from "./memory";
+import { abandon, reserve } from "./memory";
 import { isValidUtf8 } from "./utf8";
 
 /** Why a journal could not be audited to its end (the host turns these into errors). */
@@ -66,6 +66,8 @@ let buffer: usize = 0;
 let bufferCapacity: usize = 0;
 /** Decoded strings (ids, kinds, paths) land here; decoding never lengthens a string. */
 export let scratch: usize = 0;
+/** The scanner's container stack for lines of the buffer's length (json.ts). */
+let lineStack: usize = 0;
 let filled: usize = 0;
 let lineStart: usize = 0;
 let scanFrom: usize = 0;
@@ -104,8 +106,14 @@ function growBuffer(capacity: usize): bool {
   const stack = reserve((capacity >> 3) + 1);
   if (grown == 0 || grownScratch == 0 || stack == 0) return false;
   if (filled > 0) memory.copy(grown, buffer, filled);
+  if (bufferCapacity > 0) {
+    abandon(buffer, bufferCapacity);
+    abandon(scratch, bufferCapacity);
+    abandon(lineStack, (bufferCapacity >> 3) + 1);
+  }
   buffer = grown;
   scratch = grownScratch;
+  lineStack = stack;
   bufferCapacity = capacity;
   useContainerStack(stack);
   return true;

@@ -21,7 +21,7 @@ import {
   stopped,
 } from "./audit";
 import { Integrity, Kind, SurfaceShape } from "./events";
-import { reserve } from "../memory";
+import { abandon, reserve } from "../memory";
 import { collectPayloadIds, usePathIdSpace } from "./surface";
 
 const INITIAL_RECORD_BUFFER_BYTES: usize = 1 << 20;
@@ -40,6 +40,7 @@ export function recordRoom(bytes: usize): usize {
   if (bytes > recordBufferCapacity) {
     let capacity = max<usize>(recordBufferCapacity << 1, INITIAL_RECORD_BUFFER_BYTES);
     while (capacity < bytes) capacity <<= 1;
+    if (recordBufferCapacity > 0) abandon(recordBuffer, recordBufferCapacity);
     recordBuffer = reserve(capacity);
     recordBufferCapacity = recordBuffer == 0 ? 0 : capacity;
   }

@@ -19,7 +19,7 @@
  */
 import { nodeCount } from "./dag";
 import { hashBytes } from "../hash";
-import { reserve, reserveZeroed } from "../memory";
+import { abandon, reserve, reserveZeroed } from "../memory";
 
 let pathCount: u32 = 0;
 let pathCapacity: u32 = 0; // paths the per-path columns can hold; slots are twice this
@@ -46,6 +46,7 @@ let payloadLength: u32 = 0;
 /** Starts a journal: no paths, every node's surface empty. False when memory is exhausted. */
 export function resetSurfaces(): bool {
   pathCount = 0;
+  pathCapacity = 0; // the last journal's tables went with its region
   stamp = 0;
   blockStart = reserveZeroed((<usize>nodeCount) << 2);
   blockLength = reserveZeroed((<usize>nodeCount) << 2);
@@ -93,6 +94,12 @@ function growPathTable(capacity: u32): bool {
     store<u32>(slots + ((<usize>slot) << 2), path + 1);
     store<u32>(tags + ((<usize>slot) << 2), tag);
   }
+  if (pathCapacity > 0) {
+    abandon(pathSlots, (<usize>pathCapacity << 1) << 2);
+    abandon(pathTags, (<usize>pathCapacity << 1) << 2);
+    abandon(pathStarts, ((<usize>pathCapacity) + 1) << 2);
+    abandon(marks, (<usize>pathCapacity) << 2);
+  }
   pathSlots = slots;
   pathTags = tags;
   pathStarts = starts;
@@ -130,6 +137,7 @@ function addPath(pointer: usize, length: usize, hash: u32): i64 {
     const bytes = reserve(capacity);
     if (bytes == 0) return -1;
     memory.copy(bytes, pathBytes, used);
+    abandon(pathBytes, pathBytesCapacity);
     pathBytes = bytes;
     pathBytesCapacity = capacity;
   }
@@ -210,6 +218,7 @@ export function addToPayload(path: u32): bool {
     const grown = reserve((<usize>payloadCapacity) << 3);
     if (grown == 0) return false;
     memory.copy(grown, payload, (<usize>payloadLength) << 2);
+    abandon(payload, (<usize>payloadCapacity) << 2);
     payload = grown;
     payloadCapacity <<= 1;
   }
@@ -290,6 +299,7 @@ function compactArena(extra: u32): bool {
     store<u32>(blockStart + index, used);
     used += capacity;
   }
+  abandon(arena, (<usize>arenaWords) << 2);
   arena = fresh;
   arenaWords = <u32>words;
   arenaUsed = used;

@@ -26,7 +26,7 @@
  */
 
 import { hashBytes } from "../hash";
-import { reserve } from "../memory";
+import { abandon, reserve } from "../memory";
 
 export const TABLE_BYTES: usize = 16;
 const SLOT_BYTES: usize = 8;
@@ -149,6 +149,7 @@ export function insert(table: usize, entry: usize): bool {
       const e = load<u32>(old + <usize>i * SLOT_BYTES);
       if (e != 0) place(slots, grown - 1, e, load<u32>(old + <usize>i * SLOT_BYTES, 4));
     }
+    abandon(old, <usize>capacity * SLOT_BYTES);
     store<u32>(table, <u32>slots);
     store<u32>(table, grown, 4);
   }
