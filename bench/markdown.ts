@@ -19,7 +19,7 @@ import { median } from "./measure.js";
 import { type Row, ratioToWasm } from "./rows.js";
 import type { Scale } from "./scales.js";
 import type { TargetLine } from "./targets.js";
-import type { WholePath } from "./whole-path.js";
+import { SHORT_COMMAND_RUNS, type WholePath } from "./whole-path.js";
 
 export interface BenchmarkRun {
   readonly command: string;
@@ -170,7 +170,7 @@ function wholePathTable(whole: WholePath | null): string[] {
   return [
     "## The whole path, as a user runs it",
     "",
-    `Each command in a process of its own, process start included, the commands taking turns (${whole.rounds} rounds after a warmup round, the order rotating); BIG is a strictly conformant campaign of ${(whole.bigJournalBytes / 1e6).toFixed(0)} MB over a DAG of 10⁵ tasks, BIG+1MB the same campaign ${(whole.appendedBytes / 1e6).toFixed(1)} MB longer, S a snapshot. CPU time is every thread of the command (worker threads included); peak RSS its resident-set high-water mark. The machine's two-thread ceiling (a busy loop on two threads against one) was ${ratio(whole.ceiling)} (median of the rounds).`,
+    `Each command in a process of its own, process start included, the commands taking turns (${whole.rounds} rounds after a warmup round, the order rotating; the two HEADER commands, a tenth of a second each, ${SHORT_COMMAND_RUNS} times a round, their median run kept); BIG is a strictly conformant campaign of ${(whole.bigJournalBytes / 1e6).toFixed(0)} MB over a DAG of 10⁵ tasks, BIG+1MB the same campaign ${(whole.appendedBytes / 1e6).toFixed(1)} MB longer, S a snapshot. CPU time is every thread of the command (worker threads included); peak RSS its resident-set high-water mark. The machine's two-thread ceiling (a busy loop on two threads against one) was ${ratio(whole.ceiling)} (median of the rounds).`,
     "",
     "| command | p50 wall | p50 CPU | peak RSS |",
     "|---|--:|--:|--:|",
