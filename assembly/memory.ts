@@ -48,8 +48,9 @@ function spanOf(bytes: usize): usize {
 }
 
 export function reserve(bytes: usize): usize {
-  if (freedCount > 0 && spanOf(bytes) > bytes) {
-    const reused = takeFreed(spanOf(bytes));
+  const span = spanOf(bytes);
+  if (freedCount > 0 && span > bytes) {
+    const reused = takeFreed(span);
     if (reused != 0) return reused;
   }
   const start = (top + 15) & ~15;

@@ -17,8 +17,8 @@ import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
 import {
+  continuedPrefix,
   type PrefixDigest,
-  PrefixHash,
   prefixDigest,
   resumeAfterPrefix,
   type SnapshotOptions,
@@ -154,16 +154,7 @@ export class JsonlSession implements JournalAuditor {
   }
 
   private checkPrefix(body: DagSnapshotBody, prefixHash: Sha256, file: string): void {
-    if (prefixHash.copy().hex() !== body.prefix.sha256) {
-      throw new JournalError(
-        file,
-        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
-      );
-    }
-    // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
-    if (this.prefix instanceof PrefixHash) {
-      this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
-    }
+    this.prefix = continuedPrefix(this.prefix, prefixHash, body.prefix, file);
     this.resumedAt = body.prefix.bytes;
   }
 

@@ -82,6 +82,26 @@ export class PrefixHash implements PrefixDigest {
   }
 }
 
+/**
+ * The prefix digest a resuming session goes on with, once the journal's first bytes hash to what
+ * its snapshot says they do (else the snapshot is refused, naming `file`): the session's own hash
+ * carries on from the prefix it checked; a reader's digests cover the prefix already.
+ */
+export function continuedPrefix(
+  prefix: PrefixDigest | null,
+  prefixHash: Sha256,
+  covered: { readonly bytes: number; readonly sha256: string },
+  file: string,
+): PrefixDigest | null {
+  if (prefixHash.copy().hex() !== covered.sha256) {
+    throw new JournalError(
+      file,
+      `refusing the snapshot: the journal's first ${covered.bytes} bytes are not the ones it covers (changed since, or another journal)`,
+    );
+  }
+  return prefix instanceof PrefixHash ? new PrefixHash(prefixHash, covered.bytes) : prefix;
+}
+
 /** Hashes the first `bytes` of a stream and hands back what follows. */
 class PrefixVerifier {
   readonly hash = prefixSha256();

@@ -12,8 +12,8 @@ import { UNNAMED_JOURNAL } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import {
+  continuedPrefix,
   type PrefixDigest,
-  PrefixHash,
   prefixDigest,
   resumeAfterPrefix,
   type SnapshotOptions,
@@ -187,16 +187,7 @@ export abstract class StreamedSession<
   }
 
   private restore(body: Body, prefixHash: Sha256, snapshotFile: string): void {
-    if (prefixHash.copy().hex() !== body.prefix.sha256) {
-      throw new JournalError(
-        this.file,
-        `refusing the snapshot: the journal's first ${body.prefix.bytes} bytes are not the ones it covers (changed since, or another journal)`,
-      );
-    }
-    // The prefix checked goes on being hashed here, unless the reader hashes what it reads.
-    if (this.prefix instanceof PrefixHash) {
-      this.prefix = new PrefixHash(prefixHash, body.prefix.bytes);
-    }
+    this.prefix = continuedPrefix(this.prefix, prefixHash, body.prefix, this.file);
     this.resumedAt = body.prefix.bytes;
     if (!body.started) return; // nothing was audited yet: audit from the start
     this.held = null;
