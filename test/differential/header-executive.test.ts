@@ -66,14 +66,25 @@ function referencePacked(line: Uint8Array) {
  * Holds each build to the reference on `line`: where the kernel packs the spec, the reference
  * accepts it and packs the same bytes. Returns how many builds read it themselves.
  */
+/**
+ * Packed specs past this many bytes are compared as bytes: deep equality walks a typed array
+ * element by element, and the 6 MB spec of 10⁵ steps took over a minute per comparison.
+ */
+const COMPARED_AS_BYTES = 1 << 16;
+
 function expectReference(line: Uint8Array): number {
   const expected = referencePacked(line);
+  const returned = "returned" in expected ? expected.returned : null;
   let kernelReads = 0;
   for (const build of builds) {
     const packed = kernelPacked(build.kernel, line);
     if (packed === null) continue;
     kernelReads += 1;
-    expect({ returned: packed }, build.flavour).toEqual(expected);
+    if (returned !== null && packed.length > COMPARED_AS_BYTES) {
+      expect(Buffer.compare(packed, returned), build.flavour).toBe(0);
+    } else {
+      expect({ returned: packed }, build.flavour).toEqual(expected);
+    }
   }
   return kernelReads;
 }
