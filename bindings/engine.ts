@@ -27,6 +27,7 @@ import {
   supportsSimd,
 } from "./kernel.js";
 import { KernelHost } from "./kernel-host.js";
+import type { ResumeJournal } from "./prefix-hash.js";
 import { type ReportContext, readIntegrityFault, readReport } from "./read-report.js";
 
 export interface LoadEngineOptions {
@@ -52,11 +53,12 @@ export interface WasmEngine extends Engine {
   /**
    * Continues from a snapshot: the journal's prefix must be the one the snapshot covers (its
    * SHA-256 is checked); only what was appended after it is audited. A tampered, truncated,
-   * version-mismatched or foreign snapshot, or a changed prefix, is a `JournalError`.
+   * version-mismatched or foreign snapshot, or a changed prefix, is a `JournalError`. A
+   * `resumableFile` has its prefix checked on a thread of its own while the state is restored.
    */
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     dag?: Dag | null,
     options?: AuditorOptions,
   ): Promise<JournalAuditor>;
@@ -134,11 +136,11 @@ class KernelEngine implements WasmEngine {
 
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     dag: Dag | null = null,
     options: AuditorOptions = {},
   ): Promise<JournalAuditor> {
-    return JsonlSession.resume(this.host, snapshot, chunksOf(journal), givenDag(dag, options), {
+    return JsonlSession.resume(this.host, snapshot, journal, givenDag(dag, options), {
       ...options,
       snapshots: true,
     });

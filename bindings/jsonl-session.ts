@@ -7,7 +7,7 @@
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
 
-import { type Sha256, sha256 } from "../src/digest/sha256.js";
+import { sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
@@ -17,9 +17,9 @@ import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
 import {
-  continuedPrefix,
   type PrefixDigest,
   prefixDigest,
+  type ResumeJournal,
   resumeAfterPrefix,
   type SnapshotOptions,
 } from "./prefix-hash.js";
@@ -117,7 +117,7 @@ export class JsonlSession implements JournalAuditor {
   static async resume(
     host: KernelHost,
     snapshot: Uint8Array,
-    chunks: AsyncIterable<Uint8Array>,
+    journal: ResumeJournal,
     given: GivenDag | null,
     options: AuditorOptions,
   ): Promise<JsonlSession> {
@@ -139,23 +139,21 @@ export class JsonlSession implements JournalAuditor {
     );
     // A DAG that was the header's is read from the journal's first line, which the prefix covers.
     const firstLine = body.dag === HEADER_DAG ? new FirstLineHold() : null;
-    await resumeAfterPrefix(
-      body.prefix.bytes,
-      holdingFirstLine(chunks, firstLine),
+    await resumeAfterPrefix({
+      journal,
+      covered: body.prefix,
       file,
-      (prefixHash) => {
-        session.checkPrefix(body, prefixHash, file);
+      firstLine,
+      digest: session.prefix,
+      restore: (digest) => {
+        session.prefix = digest;
+        session.resumedAt = body.prefix.bytes;
         const dag = firstLine === null ? snapshotDag : session.resumedHeaderDag(firstLine);
         if (body.started && dag !== null) session.restore(body, dag, file);
       },
-      (chunk) => session.write(chunk),
-    );
+      write: (chunk) => session.write(chunk),
+    });
     return session;
-  }
-
-  private checkPrefix(body: DagSnapshotBody, prefixHash: Sha256, file: string): void {
-    this.prefix = continuedPrefix(this.prefix, prefixHash, body.prefix, file);
-    this.resumedAt = body.prefix.bytes;
   }
 
   /** The DAG of the header the snapshot's prefix begins with, chosen as a fresh audit would. */
@@ -223,17 +221,6 @@ export class JsonlSession implements JournalAuditor {
         "statefold: this auditor is finished, or its engine has started another journal since",
       );
     }
-  }
-}
-
-/** The chunks as they come, the first ones also held until the first non-blank line is complete. */
-async function* holdingFirstLine(
-  chunks: AsyncIterable<Uint8Array>,
-  held: FirstLineHold | null,
-): AsyncGenerator<Uint8Array> {
-  for await (const chunk of chunks) {
-    if (held !== null && !held.complete) held.hold(chunk);
-    yield chunk;
   }
 }
 

@@ -1,12 +1,20 @@
 /**
  * The journal prefix a snapshot covers, hashed: while a journal streams (`PrefixHash`, the
- * complete lines so far) and when it is read again to resume (`PrefixVerifier`, its first bytes).
- * Every model's sessions use both.
+ * complete lines so far) and when it is read again to resume (`resumeAfterPrefix`: its first
+ * bytes, as they stream or on a thread reading the file). Every model's sessions use both.
  */
 import type { JournalDigests } from "../src/digest/journal-digests.js";
 import { type Sha256, sha256 } from "../src/digest/sha256.js";
 import { threadedSha256 } from "../src/digest/threaded-sha256.js";
+import { chunksOf, type JournalBytes } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
+import type { FirstLineHold } from "../src/journal/first-line.js";
+import {
+  type HashedPrefix,
+  isResumableFile,
+  type ResumableFile,
+  type SkippedPrefix,
+} from "../src/journal/resumable-file.js";
 
 /** A hash of a journal prefix: on the hashing thread where there is one, off the audit's way. */
 export function prefixSha256(): Sha256 {
@@ -82,24 +90,116 @@ export class PrefixHash implements PrefixDigest {
   }
 }
 
+/** What a session resumes from and with (`resumeAfterPrefix`). */
+export interface Resuming {
+  readonly journal: ResumeJournal;
+  /** The prefix the snapshot covers. */
+  readonly covered: { readonly bytes: number; readonly sha256: string };
+  /** Names the journal in errors. */
+  readonly file: string;
+  /** Filled with the journal's first line, for a session that reads its DAG from the header. */
+  readonly firstLine: FirstLineHold | null;
+  /** The session's prefix digest before it resumes. */
+  readonly digest: PrefixDigest | null;
+  /** Lays the snapshot's state into the kernel; the session's prefix digest goes on as `digest`. */
+  restore(digest: PrefixDigest | null): void;
+  /** Audits bytes after the prefix. */
+  write(chunk: Uint8Array): void;
+}
+
+/** A journal to resume on: its bytes from the start, or a file whose prefix can be skipped. */
+export type ResumeJournal = JournalBytes | ResumableFile;
+
 /**
- * The prefix digest a resuming session goes on with, once the journal's first bytes hash to what
- * its snapshot says they do (else the snapshot is refused, naming `file`): the session's own hash
- * carries on from the prefix it checked; a reader's digests cover the prefix already.
+ * Resumes a journal from a snapshot covering its first bytes: calls `restore` once (even when
+ * nothing follows), and `write` with every byte after the prefix. The prefix must hash as the
+ * snapshot says, else — or when the journal is shorter than it — the snapshot is refused, naming
+ * the journal, whatever else went wrong.
+ *
+ * A journal file has its prefix hashed by a reading thread while the state is restored here: the
+ * prefix is then checked last, once what was appended is audited (the report is not read before
+ * this returns). Any other journal is hashed as it streams, and restored once the prefix checks.
  */
-export function continuedPrefix(
-  prefix: PrefixDigest | null,
-  prefixHash: Sha256,
-  covered: { readonly bytes: number; readonly sha256: string },
-  file: string,
-): PrefixDigest | null {
-  if (prefixHash.copy().hex() !== covered.sha256) {
+export async function resumeAfterPrefix(resuming: Resuming): Promise<void> {
+  const { journal } = resuming;
+  if (!isResumableFile(journal)) return resumeStreamed(resuming, chunksOf(journal));
+  const skipped = journal.afterPrefix(resuming.covered.bytes);
+  if (skipped === null) return resumeStreamed(resuming, journal.fromStart());
+  try {
+    await resumeSkipping(resuming, journal.fromStart, skipped);
+  } finally {
+    skipped.stop();
+  }
+}
+
+async function resumeSkipping(
+  resuming: Resuming,
+  fromStart: () => AsyncIterable<Uint8Array>,
+  skipped: SkippedPrefix,
+): Promise<void> {
+  let failure: { readonly error: unknown } | null = null;
+  try {
+    const { firstLine } = resuming;
+    if (firstLine !== null) {
+      for await (const chunk of fromStart()) if (firstLine.hold(chunk)) break;
+    }
+    resuming.restore(prefixDigest(skipped.digests));
+    for await (const chunk of skipped.chunks) resuming.write(chunk);
+  } catch (error) {
+    // A changed prefix can fail its restore; it is refused as changed, which is what it is.
+    failure = { error };
+  }
+  const prefix = await skipped.prefix();
+  if (prefix !== null) checkPrefix(prefix, resuming.covered, resuming.file);
+  if (failure !== null) throw failure.error;
+}
+
+async function resumeStreamed(
+  resuming: Resuming,
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<void> {
+  const { covered, firstLine } = resuming;
+  const verifier = new PrefixVerifier(covered.bytes);
+  let restored = false;
+  const restore = () => {
+    checkPrefix(
+      { bytes: covered.bytes, sha256: verifier.hash.copy().hex() },
+      covered,
+      resuming.file,
+    );
+    const own = resuming.digest;
+    resuming.restore(
+      own instanceof PrefixHash ? new PrefixHash(verifier.hash, covered.bytes) : own,
+    );
+    restored = true;
+  };
+  for await (const chunk of chunks) {
+    if (firstLine !== null && !firstLine.complete) firstLine.hold(chunk);
+    const rest = verifier.take(chunk);
+    if (rest === null) continue;
+    if (!restored) restore();
+    if (rest.length > 0) resuming.write(rest);
+  }
+  if (!verifier.done) throw truncated(covered.bytes, verifier.seen, resuming.file);
+  if (!restored) restore();
+}
+
+/** Refuses the snapshot, naming `file`, unless the journal's prefix is the one it covers. */
+function checkPrefix(found: HashedPrefix, covered: Resuming["covered"], file: string): void {
+  if (found.bytes < covered.bytes) throw truncated(covered.bytes, found.bytes, file);
+  if (found.sha256 !== covered.sha256) {
     throw new JournalError(
       file,
       `refusing the snapshot: the journal's first ${covered.bytes} bytes are not the ones it covers (changed since, or another journal)`,
     );
   }
-  return prefix instanceof PrefixHash ? new PrefixHash(prefixHash, covered.bytes) : prefix;
+}
+
+function truncated(coveredBytes: number, journalBytes: number, file: string): JournalError {
+  return new JournalError(
+    file,
+    `refusing the snapshot: it covers the journal's first ${coveredBytes} bytes, but the journal has only ${journalBytes}: truncated, or another journal`,
+  );
 }
 
 /** Hashes the first `bytes` of a stream and hands back what follows. */
@@ -120,34 +220,4 @@ class PrefixVerifier {
     this.seen += chunk.length;
     return this.seen >= this.bytes ? chunk.subarray(wanted) : null;
   }
-}
-
-/**
- * Resumes a journal from a snapshot covering its first `prefixBytes`: hashes them, then calls
- * `restore` with their hash once (even when nothing follows), and `write` with every byte after
- * them. A journal shorter than the prefix is refused, naming `file`.
- */
-export async function resumeAfterPrefix(
-  prefixBytes: number,
-  chunks: AsyncIterable<Uint8Array>,
-  file: string,
-  restore: (prefixHash: Sha256) => void,
-  write: (chunk: Uint8Array) => void,
-): Promise<void> {
-  const verifier = new PrefixVerifier(prefixBytes);
-  let restored = false;
-  for await (const chunk of chunks) {
-    const rest = verifier.take(chunk);
-    if (rest === null) continue;
-    if (!restored) restore(verifier.hash);
-    restored = true;
-    if (rest.length > 0) write(rest);
-  }
-  if (!verifier.done) {
-    throw new JournalError(
-      file,
-      `refusing the snapshot: it covers the journal's first ${prefixBytes} bytes, but the journal has only ${verifier.seen}: truncated, or another journal`,
-    );
-  }
-  if (!restored) restore(verifier.hash);
 }

@@ -7,14 +7,14 @@
  * of the kernel's state, or continue from one. A model's session says how it starts, what its
  * snapshot body holds and how it is restored, and how its report is read.
  */
-import { type Sha256, sha256 } from "../src/digest/sha256.js";
+import { sha256 } from "../src/digest/sha256.js";
 import { UNNAMED_JOURNAL } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import {
-  continuedPrefix,
   type PrefixDigest,
   prefixDigest,
+  type ResumeJournal,
   resumeAfterPrefix,
   type SnapshotOptions,
 } from "./prefix-hash.js";
@@ -167,7 +167,7 @@ export abstract class StreamedSession<
    */
   async resumeFrom(
     snapshot: Uint8Array,
-    chunks: AsyncIterable<Uint8Array>,
+    journal: ResumeJournal,
     options: StreamedSessionOptions,
   ): Promise<this> {
     const snapshotFile = options.snapshotFile ?? this.file;
@@ -176,18 +176,20 @@ export abstract class StreamedSession<
       this.model,
       snapshotFile,
     ) as unknown as Body; // the body of this session's model
-    await resumeAfterPrefix(
-      body.prefix.bytes,
-      chunks,
-      this.file,
-      (prefixHash) => this.restore(body, prefixHash, snapshotFile),
-      (chunk) => this.write(chunk),
-    );
+    await resumeAfterPrefix({
+      journal,
+      covered: body.prefix,
+      file: this.file,
+      firstLine: null,
+      digest: this.prefix,
+      restore: (digest) => this.restore(body, digest, snapshotFile),
+      write: (chunk) => this.write(chunk),
+    });
     return this;
   }
 
-  private restore(body: Body, prefixHash: Sha256, snapshotFile: string): void {
-    this.prefix = continuedPrefix(this.prefix, prefixHash, body.prefix, this.file);
+  private restore(body: Body, digest: PrefixDigest | null, snapshotFile: string): void {
+    this.prefix = digest;
     this.resumedAt = body.prefix.bytes;
     if (!body.started) return; // nothing was audited yet: audit from the start
     this.held = null;

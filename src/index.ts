@@ -31,7 +31,8 @@ export {
 export { JournalError } from "./journal/errors.js";
 export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
-export { type HashedJournal, readFileHashed } from "./journal/read-descriptor.js";
+export { type HashedJournal, readFileHashed, resumableFile } from "./journal/read-descriptor.js";
+export type { HashedPrefix, ResumableFile, SkippedPrefix } from "./journal/resumable-file.js";
 export * from "./models/dag/index.js";
 export * as executive from "./models/executive/index.js";
 export * from "./models/journal-source.js";

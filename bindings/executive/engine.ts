@@ -20,6 +20,7 @@ import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
+import type { ResumeJournal } from "../prefix-hash.js";
 import type { ExecutiveSnapshotBody } from "../snapshot-format.js";
 import {
   type SessionOwner,
@@ -60,11 +61,12 @@ export interface WasmExecutiveEngine extends ExecutiveEngine {
   openAuditor(options?: ExecutiveAuditorOptions): ExecutiveJournalAuditor;
   /**
    * Continues a journal from a snapshot: the journal's first bytes must be the ones the
-   * snapshot covers (a `JournalError` otherwise); only the bytes after them are audited.
+   * snapshot covers (a `JournalError` otherwise); only the bytes after them are audited. A
+   * `resumableFile` has its prefix checked on a thread of its own while the state is restored.
    */
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     options?: ExecutiveAuditorOptions,
   ): Promise<ExecutiveJournalAuditor>;
   /** The kernel's linear memory, in bytes (it grows and never shrinks). */
@@ -117,10 +119,10 @@ class ExecutiveKernelEngine implements WasmExecutiveEngine {
 
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     options: ExecutiveAuditorOptions = {},
   ): Promise<ExecutiveJournalAuditor> {
-    return new Session(this.owner, options).resumeFrom(snapshot, chunksOf(journal), options);
+    return new Session(this.owner, options).resumeFrom(snapshot, journal, options);
   }
 
   memoryBytes(): number {

@@ -13,6 +13,7 @@ import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
+import type { ResumeJournal } from "../prefix-hash.js";
 import { fromBase64, type OperationsSnapshotBody, toBase64 } from "../snapshot-format.js";
 import {
   type SessionOwner,
@@ -52,11 +53,12 @@ export interface WasmOperationsEngine extends OperationsEngine {
   openAuditor(options?: OperationsAuditorOptions): OperationsJournalAuditor;
   /**
    * Continues a journal from a snapshot: the journal's first bytes must be the ones the
-   * snapshot covers (a `JournalError` otherwise); only the bytes after them are audited.
+   * snapshot covers (a `JournalError` otherwise); only the bytes after them are audited. A
+   * `resumableFile` has its prefix checked on a thread of its own while the state is restored.
    */
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     options?: OperationsAuditorOptions,
   ): Promise<OperationsJournalAuditor>;
   /** The kernel's linear memory, in bytes (it grows and never shrinks). */
@@ -105,10 +107,10 @@ class OperationsKernelEngine implements WasmOperationsEngine {
 
   resume(
     snapshot: Uint8Array,
-    journal: JournalBytes,
+    journal: ResumeJournal,
     options: OperationsAuditorOptions = {},
   ): Promise<OperationsJournalAuditor> {
-    return new Session(this.owner, options).resumeFrom(snapshot, chunksOf(journal), options);
+    return new Session(this.owner, options).resumeFrom(snapshot, journal, options);
   }
 
   memoryBytes(): number {

@@ -8,7 +8,7 @@ import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
-import { readFileHashed } from "../journal/read-descriptor.js";
+import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
 import {
@@ -134,46 +134,57 @@ async function auditWithSnapshot(
       "gate",
     );
   }
-  const snapshot = existsSync(snapshotPath) ? readFileBytes(snapshotPath) : null;
-  // A first snapshot hashes the whole journal: its reader does, on its own thread. A resume
-  // hashes the prefix it checks as the engine reads it.
-  const hashed = snapshot === null ? readFileHashed(journal) : null;
-  const peeked = await peekModel(
-    hashed?.chunks ?? readFileChunks(journal),
-    journal,
-    headerModelReader("wasm"),
-  );
-  const chosen = chooseModel(journal, peeked.model, model);
-  const options = {
-    file: journal,
-    snapshots: true,
-    snapshotFile: snapshotPath,
-    digests: hashed?.digests,
-  };
+  // A resume has the prefix it checks hashed by a thread reading the journal, started first: the
+  // snapshot is read and its state restored meanwhile. A first snapshot hashes the whole journal:
+  // its reader does, on its own thread.
+  let peekedChunks: AsyncIterable<Uint8Array> | null = null;
+  const resumable = existsSync(snapshotPath)
+    ? resumableFile(journal, () => peekedChunks as AsyncIterable<Uint8Array>)
+    : null;
   let auditor: SnapshottingAuditor;
-  if (chosen !== "dag" && dagPath !== undefined) {
-    throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);
-  }
-  if (chosen === "executive") {
-    const engine = await executiveKernel();
-    auditor =
-      snapshot === null
-        ? await fed(engine.openAuditor(options), peeked.chunks)
-        : await engine.resume(snapshot, peeked.chunks, options);
-  } else if (chosen === "operations") {
-    const engine = await operationsKernel();
-    auditor =
-      snapshot === null
-        ? await fed(engine.openAuditor(options), peeked.chunks)
-        : await engine.resume(snapshot, peeked.chunks, options);
-  } else {
-    const engine = (await engineNamed("wasm")) as WasmEngine;
-    const dag = dagPath === undefined ? null : readDagFile(dagPath);
-    const dagOptions = { ...options, dagName: dagPath };
-    auditor =
-      snapshot === null
-        ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
-        : await engine.resume(snapshot, peeked.chunks, dag, dagOptions);
+  try {
+    const snapshot =
+      resumable === null ? null : { bytes: readFileBytes(snapshotPath), journal: resumable };
+    const hashed = snapshot === null ? readFileHashed(journal) : null;
+    const peeked = await peekModel(
+      hashed?.chunks ?? readFileChunks(journal),
+      journal,
+      headerModelReader("wasm"),
+    );
+    peekedChunks = peeked.chunks;
+    const chosen = chooseModel(journal, peeked.model, model);
+    const options = {
+      file: journal,
+      snapshots: true,
+      snapshotFile: snapshotPath,
+      digests: hashed?.digests,
+    };
+    if (chosen !== "dag" && dagPath !== undefined) {
+      throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);
+    }
+    if (chosen === "executive") {
+      const engine = await executiveKernel();
+      auditor =
+        snapshot === null
+          ? await fed(engine.openAuditor(options), peeked.chunks)
+          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+    } else if (chosen === "operations") {
+      const engine = await operationsKernel();
+      auditor =
+        snapshot === null
+          ? await fed(engine.openAuditor(options), peeked.chunks)
+          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+    } else {
+      const engine = (await engineNamed("wasm")) as WasmEngine;
+      const dag = dagPath === undefined ? null : readDagFile(dagPath);
+      const dagOptions = { ...options, dagName: dagPath };
+      auditor =
+        snapshot === null
+          ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
+          : await engine.resume(snapshot.bytes, snapshot.journal, dag, dagOptions);
+    }
+  } finally {
+    resumable?.close();
   }
   // Nothing appended but a partial line: the snapshot on disk covers the same lines, and stands.
   const taken = auditor.advancedSinceResume() ? auditor.snapshot() : null;

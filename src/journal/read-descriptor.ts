@@ -3,6 +3,7 @@ import { Worker } from "node:worker_threads";
 import type { JournalDigests } from "../digest/journal-digests.js";
 import { hexOfDigest, sha256 } from "../digest/sha256.js";
 import { JournalError } from "./errors.js";
+import type { HashedPrefix, ResumableFile } from "./resumable-file.js";
 
 /** Bytes a chunk holds at most. */
 const CHUNK_BYTES = 1 << 20;
@@ -14,6 +15,16 @@ const FREE = -1;
 const FAILED = -2;
 /** The word after the slots': the length of a failed read's message, in the failed slot. */
 const MESSAGE_LENGTH = SLOTS;
+
+/**
+ * A prefix the thread hashes before it reads on (`resumableFile`) shares a block: its state word
+ * and whether its length is known yet (i32s), its length and how many bytes the file had of it
+ * (f64s), then their SHA-256.
+ */
+const PREFIX_PENDING = 0;
+const PREFIX_HASHED = 1;
+const PREFIX_FAILED = 2;
+const PREFIX_BLOCK_BYTES = 8 + 16 + 32;
 
 /**
  * The bytes of an open descriptor — the standard input of `statefold audit -` — as a stream of
@@ -93,31 +104,36 @@ function fill(fd: number, buffer: Uint8Array, name: string): Filled {
  * pauses (EAGAIN, then asked again a few milliseconds later), publishes the chunk's length in the
  * slot's word, and waits for the slot to be freed before it fills it again. The end of the input
  * is a slot of length 0; a failed read is FAILED, its message in the slot's bytes (so that it is
- * there when the consumer sees the slot, as a posted message might not yet be).
+ * there when the consumer sees the slot, as a posted message might not yet be). Hashing, it notes
+ * beside every slot it publishes, the end's included, the digest of the complete lines so far;
+ * given a prefix, it first reads and hashes that without publishing it.
  */
 const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
 const { readSync } = require("node:fs");
-const { fd, words, slots, digests } = workerData;
+const { fd, words, slots, digests, prefix } = workerData;
 const lengths = new Int32Array(words);
 const bytes = new Uint8Array(slots);
 const nap = new Int32Array(new SharedArrayBuffer(4));
+const { createHash } = require("node:crypto");
 const hashing = digests === null ? null : {
-  hash: require("node:crypto").createHash("sha256"),
   ends: new Float64Array(digests, 0, ${SLOTS}),
   digests: new Uint8Array(digests, ${SLOTS * 8}),
-  read: 0,
-  linesEnd: 0,
-  linesDigest: require("node:crypto").createHash("sha256").digest(),
 };
+/** Where the next read starts: null, where the descriptor is, unless a prefix was read by position. */
+let position = null;
 
-/**
- * Hashes the slot's bytes, and notes beside the slot the SHA-256 of the input's first bytes up
- * to its last line feed so far: its complete lines.
- */
-function hashSlot(slot, filled) {
+function startHashing() {
+  hashing.hash = createHash("sha256");
+  hashing.read = 0;
+  hashing.linesEnd = 0;
+  hashing.linesDigest = createHash("sha256").digest();
+}
+if (hashing !== null) startHashing();
+
+/** Hashes the bytes read next, noting the SHA-256 of the input's complete lines so far. */
+function hashChunk(chunk) {
   const h = hashing;
-  const chunk = bytes.subarray(slot * ${CHUNK_BYTES}, slot * ${CHUNK_BYTES} + filled);
   const lastFeed = chunk.lastIndexOf(10);
   if (lastFeed >= 0) {
     h.hash.update(chunk.subarray(0, lastFeed + 1));
@@ -125,33 +141,86 @@ function hashSlot(slot, filled) {
     h.linesDigest = h.hash.copy().digest();
   }
   h.hash.update(chunk.subarray(lastFeed + 1));
-  h.read += filled;
-  h.ends[slot] = h.linesEnd;
-  h.digests.set(h.linesDigest, slot * 32);
+  h.read += chunk.length;
 }
 
+function noteDigest(slot) {
+  hashing.ends[slot] = hashing.linesEnd;
+  hashing.digests.set(hashing.linesDigest, slot * 32);
+}
+
+/** Fails the slot with the error's message in its bytes. */
+function failSlot(slot, error) {
+  const message = new TextEncoder().encode(error.message).subarray(0, ${CHUNK_BYTES});
+  bytes.set(message, slot * ${CHUNK_BYTES});
+  lengths[${MESSAGE_LENGTH}] = message.length;
+  publish(slot, ${FAILED});
+}
+
+/**
+ * Reads and hashes the input's first bytes without handing them over (the slots, none yet
+ * published, serve as the buffer) until they are the prefix, whose length comes when the caller
+ * knows it: hashing starts before, and starts over in the rare case that it went past the prefix.
+ * Then notes how many bytes the file had of the prefix and their SHA-256, and reads on after them;
+ * false when a read failed (slot 0 says why).
+ */
+function hashPrefix() {
+  const words = new Int32Array(prefix, 0, 2);
+  const numbers = new Float64Array(prefix, 8, 2);
+  let hashed = 0;
+  for (;;) {
+    const known = Atomics.load(words, 1) === 1;
+    const length = known ? numbers[0] : Infinity;
+    if (hashed > length) {
+      startHashing();
+      hashed = 0;
+    }
+    if (hashed === length) break;
+    let read;
+    try {
+      read = readSync(fd, bytes, 0, Math.min(bytes.length, length - hashed), hashed);
+    } catch (error) {
+      Atomics.store(words, 0, ${PREFIX_FAILED});
+      Atomics.notify(words, 0);
+      failSlot(0, error);
+      return false;
+    }
+    if (read === 0) {
+      if (known) break; // the file is shorter than the prefix
+      Atomics.wait(words, 1, 0);
+      continue;
+    }
+    hashChunk(bytes.subarray(0, read));
+    hashed += read;
+  }
+  position = hashed;
+  numbers[1] = hashed;
+  new Uint8Array(prefix, 24, 32).set(hashing.hash.copy().digest());
+  Atomics.store(words, 0, ${PREFIX_HASHED});
+  Atomics.notify(words, 0);
+  return true;
+}
+
+/** Publishes the slot once it is free, the digest of the complete lines so far beside it. */
 function publish(slot, length) {
   while (Atomics.load(lengths, slot) !== ${FREE}) Atomics.wait(lengths, slot, Atomics.load(lengths, slot));
+  if (hashing !== null) noteDigest(slot);
   Atomics.store(lengths, slot, length);
   Atomics.notify(lengths, slot);
 }
 
-/** Reads into the slot: its length and whether the input ended, or null when a read failed. */
+/** Reads into the slot: its length and whether the input ended, or the error of a failed read. */
 function fill(slot) {
   const start = slot * ${CHUNK_BYTES};
   let filled = 0;
   while (filled < ${CHUNK_BYTES}) {
     let read;
     try {
-      read = readSync(fd, bytes, start + filled, ${CHUNK_BYTES} - filled, null);
+      read = readSync(fd, bytes, start + filled, ${CHUNK_BYTES} - filled, position);
+      if (position !== null) position += read;
     } catch (error) {
       if (error.code === "EOF") return { filled, ended: true };
-      if (error.code !== "EAGAIN") {
-        const message = new TextEncoder().encode(error.message).subarray(0, ${CHUNK_BYTES});
-        bytes.set(message, start);
-        lengths[${MESSAGE_LENGTH}] = message.length;
-        return null;
-      }
+      if (error.code !== "EAGAIN") return { error };
       if (filled > 0) break;
       Atomics.wait(nap, 0, 0, 5);
       continue;
@@ -162,24 +231,31 @@ function fill(slot) {
   return { filled, ended: false };
 }
 
-for (let slot = 0; ; slot = (slot + 1) % ${SLOTS}) {
-  while (Atomics.load(lengths, slot) !== ${FREE}) Atomics.wait(lengths, slot, Atomics.load(lengths, slot));
-  const chunk = fill(slot);
-  if (chunk === null) {
-    publish(slot, ${FAILED});
-    break;
-  }
-  if (chunk.filled > 0) {
-    if (hashing !== null) hashSlot(slot, chunk.filled);
-    publish(slot, chunk.filled);
-    if (!chunk.ended) continue;
-    slot = (slot + 1) % ${SLOTS};
-  }
-  if (chunk.ended) {
-    publish(slot, 0);
-    break;
+/** Fills the slots in turn until the input ends or a read fails. */
+function readOn() {
+  for (let slot = 0; ; slot = (slot + 1) % ${SLOTS}) {
+    while (Atomics.load(lengths, slot) !== ${FREE}) Atomics.wait(lengths, slot, Atomics.load(lengths, slot));
+    const chunk = fill(slot);
+    if (chunk.error !== undefined) {
+      failSlot(slot, chunk.error);
+      break;
+    }
+    if (chunk.filled > 0) {
+      if (hashing !== null) {
+        hashChunk(bytes.subarray(slot * ${CHUNK_BYTES}, slot * ${CHUNK_BYTES} + chunk.filled));
+      }
+      publish(slot, chunk.filled);
+      if (!chunk.ended) continue;
+      slot = (slot + 1) % ${SLOTS};
+    }
+    if (chunk.ended) {
+      publish(slot, 0);
+      break;
+    }
   }
 }
+
+if (prefix === null || hashPrefix()) readOn();
 `;
 
 /** Atomics.waitAsync (Node 16 and later; the project's TypeScript library predates it). */
@@ -197,6 +273,10 @@ const waitAsync = (
 
 interface Reader {
   chunks(name: string): AsyncGenerator<Uint8Array>;
+  /** Tells a thread started `prefixed` how long the prefix is. */
+  knowPrefix(bytes: number): void;
+  /** The prefix the thread hashed before reading on; null when reading it failed. */
+  prefix(): Promise<HashedPrefix | null>;
   stop(): void;
 }
 
@@ -238,6 +318,56 @@ export function readFileHashed(path: string): HashedJournal | null {
   return { chunks: chunks(), digests };
 }
 
+/**
+ * A journal file to resume on. A regular file of more than a chunk has a thread start hashing it
+ * at once, before the snapshot is even read: the prefix's length, which the snapshot holds, comes
+ * later (`afterPrefix`). `fromStart` gives its bytes from the start (the chunks of a peek at its
+ * model, say) for what reads them: a dag header's DAG, or a resume that streams after all.
+ */
+export function resumableFile(
+  path: string,
+  fromStart: () => AsyncIterable<Uint8Array>,
+): ResumableFile {
+  const digests = new LineDigests();
+  const reader = hashingReader(path, digests);
+  let taken = false;
+  return {
+    fromStart,
+    afterPrefix(bytes) {
+      if (reader === null || taken) return null;
+      taken = true;
+      // A prefix of a chunk or less reads faster on the audit's thread than a thread answers.
+      if (bytes <= CHUNK_BYTES) {
+        reader.stop();
+        return null;
+      }
+      reader.knowPrefix(bytes);
+      return {
+        chunks: reader.chunks(path),
+        digests,
+        prefix: () => reader.prefix(),
+        stop: () => reader.stop(),
+      };
+    },
+    close: () => reader?.stop(),
+  };
+}
+
+/** The reading thread on a regular file of more than a chunk, hashing a prefix first; else null. */
+function hashingReader(path: string, digests: LineDigests): Reader | null {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return null;
+  }
+  const stats = fstatSync(fd);
+  const reader =
+    stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, digests, true, true) : null;
+  if (reader === null) closeSync(fd);
+  return reader;
+}
+
 /** Per slot, what the reading thread notes: where the complete lines end (f64), and their digest. */
 const DIGEST_BYTES = 32;
 
@@ -277,9 +407,12 @@ function startReader(
   fd: number,
   digests: LineDigests | null,
   closeWhenDone: boolean,
+  prefixed = false,
 ): Reader | null {
   const lengths = new Int32Array(new SharedArrayBuffer((SLOTS + 1) * 4)).fill(FREE);
   const slots = new Uint8Array(new SharedArrayBuffer(SLOTS * CHUNK_BYTES));
+  const prefix = new SharedArrayBuffer(PREFIX_BLOCK_BYTES);
+  const prefixWords = new Int32Array(prefix, 0, 2);
   let worker: Worker;
   try {
     worker = new Worker(WORKER_SOURCE, {
@@ -289,6 +422,7 @@ function startReader(
         words: lengths.buffer,
         slots: slots.buffer,
         digests: digests === null ? null : digests.shared,
+        prefix: prefixed ? prefix : null,
       },
       // Not the process's flags: a preloaded module (`node -r`) or a profiler is for the program,
       // not for a thread that only reads.
@@ -309,6 +443,16 @@ function startReader(
       if (Atomics.compareExchange(lengths, slot, FREE, FAILED) === FREE)
         Atomics.notify(lengths, slot);
     }
+    if (Atomics.compareExchange(prefixWords, 0, PREFIX_PENDING, PREFIX_FAILED) === PREFIX_PENDING)
+      Atomics.notify(prefixWords, 0);
+  };
+  /** Waits for `words[index]` to change from `value`, the thread held alive meanwhile. */
+  const awaitChange = async (words: Int32Array, index: number, value: number) => {
+    const waiting = waitAsync(words, index, value);
+    if (!waiting.async) return;
+    worker.ref();
+    await waiting.value;
+    worker.unref();
   };
   worker.on("error", (error: Error) => {
     failure = error.message;
@@ -319,12 +463,7 @@ function startReader(
   return {
     async *chunks(name: string) {
       for (let slot = 0; ; slot = (slot + 1) % SLOTS) {
-        const waiting = waitAsync(lengths, slot, FREE);
-        if (waiting.async) {
-          worker.ref();
-          await waiting.value;
-          worker.unref();
-        }
+        await awaitChange(lengths, slot, FREE);
         const length = Atomics.load(lengths, slot);
         if (length === FAILED) {
           const message = lengths[MESSAGE_LENGTH] as number;
@@ -336,12 +475,23 @@ function startReader(
                 );
           throw new JournalError(name, `cannot read: ${reason}`);
         }
-        if (length === 0) return;
         digests?.handOver(slot);
+        if (length === 0) return;
         yield slots.subarray(slot * CHUNK_BYTES, slot * CHUNK_BYTES + length);
         Atomics.store(lengths, slot, FREE);
         Atomics.notify(lengths, slot);
       }
+    },
+    knowPrefix(bytes: number) {
+      new Float64Array(prefix, 8, 1)[0] = bytes;
+      Atomics.store(prefixWords, 1, 1);
+      Atomics.notify(prefixWords, 1);
+    },
+    async prefix() {
+      await awaitChange(prefixWords, 0, PREFIX_PENDING);
+      if (Atomics.load(prefixWords, 0) !== PREFIX_HASHED) return null;
+      const bytes = new Float64Array(prefix, 16, 1)[0] as number;
+      return { bytes, sha256: hexOfDigest(new Uint8Array(prefix, 24, DIGEST_BYTES)) };
     },
     stop() {
       void worker.terminate();

@@ -5,7 +5,12 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
-import { readDescriptorChunks, readFileHashed } from "../../src/journal/read-descriptor.js";
+import {
+  readDescriptorChunks,
+  readFileHashed,
+  resumableFile,
+} from "../../src/journal/read-descriptor.js";
+import { concatBytes } from "../support/bytes.js";
 import { patternedFile } from "../support/patterned-file.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
@@ -191,5 +196,86 @@ describe("readFileHashed", () => {
     expect(readFileHashed(fileOf(MIB).path)).toBeNull();
     expect(readFileHashed(folder)).toBeNull();
     expect(readFileHashed(join(folder, "missing"))).toBeNull();
+  });
+});
+
+describe("resumableFile", () => {
+  const sha256Hex = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("hex");
+  const fromStart = (): AsyncIterable<Uint8Array> => {
+    throw new Error("the file's start was not to be read");
+  };
+
+  it("hashes the prefix on the thread, then hands over what follows with the digests of the complete lines from the start", async () => {
+    for (const [size, prefix, pauseMs] of [
+      [3.5 * MIB, MIB + 17, 0],
+      [9 * MIB + 123, 5 * MIB, 2],
+      [2 * MIB, 2 * MIB, 0], // nothing after the prefix
+    ] as const) {
+      const { path, content } = fileOf(size);
+      const skipped = resumableFile(path, fromStart).afterPrefix(prefix);
+      if (skipped === null) throw new Error("a prefix of more than a chunk is hashed on a thread");
+      try {
+        let read = prefix;
+        for await (const chunk of skipped.chunks) {
+          expect(Buffer.compare(chunk, content.subarray(read, read + chunk.length))).toBe(0);
+          read += chunk.length;
+          const linesEnd = content.subarray(0, read).lastIndexOf(0x0a) + 1;
+          expect(skipped.digests.hex(linesEnd)).toBe(sha256Hex(content.subarray(0, linesEnd)));
+          if (pauseMs > 0) await sleep(pauseMs);
+        }
+        expect(read).toBe(content.length);
+        // With nothing after the prefix, the digests are the prefix's complete lines'.
+        const linesEnd = content.lastIndexOf(0x0a) + 1;
+        expect(skipped.digests.hex(linesEnd)).toBe(sha256Hex(content.subarray(0, linesEnd)));
+        expect(await skipped.prefix()).toEqual({
+          bytes: prefix,
+          sha256: sha256Hex(content.subarray(0, prefix)),
+        });
+      } finally {
+        skipped.stop();
+      }
+    }
+  });
+
+  it("hashes again from the start a prefix it learns of only once it hashed past it", async () => {
+    const { path, content } = fileOf(9 * MIB + 5);
+    const file = resumableFile(path, fromStart);
+    await sleep(300); // the thread has hashed the whole file meanwhile, and waits
+    const skipped = file.afterPrefix(MIB + 3);
+    if (skipped === null) throw new Error("a prefix of more than a chunk is hashed on a thread");
+    try {
+      const received = concatBytes(...(await collect(skipped.chunks)));
+      expect(Buffer.compare(received, content.subarray(MIB + 3))).toBe(0);
+      const linesEnd = content.lastIndexOf(0x0a) + 1;
+      expect(skipped.digests.hex(linesEnd)).toBe(sha256Hex(content.subarray(0, linesEnd)));
+      expect(await skipped.prefix()).toEqual({
+        bytes: MIB + 3,
+        sha256: sha256Hex(content.subarray(0, MIB + 3)),
+      });
+    } finally {
+      file.close();
+    }
+  });
+
+  it("says how many bytes a file shorter than the prefix had, and hands over nothing", async () => {
+    const { path, content } = fileOf(3 * MIB + 5);
+    const skipped = resumableFile(path, fromStart).afterPrefix(4 * MIB);
+    if (skipped === null) throw new Error("a prefix of more than a chunk is hashed on a thread");
+    try {
+      expect(await collect(skipped.chunks)).toEqual([]);
+      expect(await skipped.prefix()).toEqual({
+        bytes: content.length,
+        sha256: sha256Hex(content),
+      });
+    } finally {
+      skipped.stop();
+    }
+  });
+
+  it("leaves a prefix of a chunk or less, a directory and a missing file to the chunks from the start", () => {
+    const { path } = fileOf(3 * MIB);
+    expect(resumableFile(path, fromStart).afterPrefix(MIB)).toBeNull();
+    expect(resumableFile(folder, fromStart).afterPrefix(2 * MIB)).toBeNull();
+    expect(resumableFile(join(folder, "missing"), fromStart).afterPrefix(2 * MIB)).toBeNull();
   });
 });
