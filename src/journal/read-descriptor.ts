@@ -295,19 +295,9 @@ export interface HashedJournal {
  * open it), or where no thread can start.
  */
 export function readFileHashed(path: string): HashedJournal | null {
-  let fd: number;
-  try {
-    fd = openSync(path, "r");
-  } catch {
-    return null;
-  }
-  const stats = fstatSync(fd);
   const digests = new LineDigests();
-  const reader = stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, digests, true) : null;
-  if (reader === null) {
-    closeSync(fd);
-    return null;
-  }
+  const reader = hashingReader(path, digests, false);
+  if (reader === null) return null;
   const chunks = async function* () {
     try {
       yield* reader.chunks(path);
@@ -329,7 +319,7 @@ export function resumableFile(
   fromStart: () => AsyncIterable<Uint8Array>,
 ): ResumableFile {
   const digests = new LineDigests();
-  const reader = hashingReader(path, digests);
+  const reader = hashingReader(path, digests, true);
   let taken = false;
   return {
     fromStart,
@@ -353,8 +343,11 @@ export function resumableFile(
   };
 }
 
-/** The reading thread on a regular file of more than a chunk, hashing a prefix first; else null. */
-function hashingReader(path: string, digests: LineDigests): Reader | null {
+/**
+ * The reading thread on a regular file of more than a chunk, hashing what it reads (a prefix
+ * first, when `prefixed`); null for anything else, or where no thread starts.
+ */
+function hashingReader(path: string, digests: LineDigests, prefixed: boolean): Reader | null {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -363,7 +356,7 @@ function hashingReader(path: string, digests: LineDigests): Reader | null {
   }
   const stats = fstatSync(fd);
   const reader =
-    stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, digests, true, true) : null;
+    stats.isFile() && stats.size > CHUNK_BYTES ? startReader(fd, digests, true, prefixed) : null;
   if (reader === null) closeSync(fd);
   return reader;
 }
