@@ -24,7 +24,11 @@ const MESSAGE_LENGTH = SLOTS;
 const PREFIX_PENDING = 0;
 const PREFIX_HASHED = 1;
 const PREFIX_FAILED = 2;
-const PREFIX_BLOCK_BYTES = 8 + 16 + 32;
+/** Where in the block: the length (once known), how many bytes the file had of it, the digest. */
+const PREFIX_LENGTH_AT = 8;
+const PREFIX_HAD_AT = 16;
+const PREFIX_DIGEST_AT = 24;
+const PREFIX_BLOCK_BYTES = PREFIX_DIGEST_AT + 32;
 
 /**
  * The bytes of an open descriptor — the standard input of `statefold audit -` — as a stream of
@@ -166,19 +170,19 @@ function failSlot(slot, error) {
  */
 function hashPrefix() {
   const words = new Int32Array(prefix, 0, 2);
-  const numbers = new Float64Array(prefix, 8, 2);
+  const length = new Float64Array(prefix, ${PREFIX_LENGTH_AT}, 1);
   let hashed = 0;
   for (;;) {
     const known = Atomics.load(words, 1) === 1;
-    const length = known ? numbers[0] : Infinity;
-    if (hashed > length) {
+    const end = known ? length[0] : Infinity;
+    if (hashed > end) {
       startHashing();
       hashed = 0;
     }
-    if (hashed === length) break;
+    if (hashed === end) break;
     let read;
     try {
-      read = readSync(fd, bytes, 0, Math.min(bytes.length, length - hashed), hashed);
+      read = readSync(fd, bytes, 0, Math.min(bytes.length, end - hashed), hashed);
     } catch (error) {
       Atomics.store(words, 0, ${PREFIX_FAILED});
       Atomics.notify(words, 0);
@@ -194,8 +198,8 @@ function hashPrefix() {
     hashed += read;
   }
   position = hashed;
-  numbers[1] = hashed;
-  new Uint8Array(prefix, 24, 32).set(hashing.hash.copy().digest());
+  new Float64Array(prefix, ${PREFIX_HAD_AT}, 1)[0] = hashed;
+  new Uint8Array(prefix, ${PREFIX_DIGEST_AT}, 32).set(hashing.hash.copy().digest());
   Atomics.store(words, 0, ${PREFIX_HASHED});
   Atomics.notify(words, 0);
   return true;
@@ -476,15 +480,15 @@ function startReader(
       }
     },
     knowPrefix(bytes: number) {
-      new Float64Array(prefix, 8, 1)[0] = bytes;
+      new Float64Array(prefix, PREFIX_LENGTH_AT, 1)[0] = bytes;
       Atomics.store(prefixWords, 1, 1);
       Atomics.notify(prefixWords, 1);
     },
     async prefix() {
       await awaitChange(prefixWords, 0, PREFIX_PENDING);
       if (Atomics.load(prefixWords, 0) !== PREFIX_HASHED) return null;
-      const bytes = new Float64Array(prefix, 16, 1)[0] as number;
-      return { bytes, sha256: hexOfDigest(new Uint8Array(prefix, 24, DIGEST_BYTES)) };
+      const bytes = new Float64Array(prefix, PREFIX_HAD_AT, 1)[0] as number;
+      return { bytes, sha256: hexOfDigest(new Uint8Array(prefix, PREFIX_DIGEST_AT, DIGEST_BYTES)) };
     },
     stop() {
       void worker.terminate();
