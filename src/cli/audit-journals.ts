@@ -7,7 +7,6 @@
 import { availableParallelism } from "node:os";
 import { readDagFile } from "../journal/index.js";
 import type { ModelName } from "../models/registry.js";
-import { passes } from "../report/verdict.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
 import { AuditTally } from "./audit-tally.js";
@@ -32,14 +31,18 @@ export interface AuditJournalsOptions {
   /** Where to draw the progress bar; null for none. */
   readonly progress: ProgressTerminal | null;
   readonly printer: PrinterOptions;
+  /** Whether the reports are kept and returned (for an HTML report); else only counted. */
+  readonly keepReports: boolean;
   /** Where the standard input's bytes come from, when `-` is among the inputs. */
   readonly stdin: () => AsyncIterable<Uint8Array>;
 }
 
 export interface AuditedJournals {
-  /** The journals that could be read, in input order. */
+  /** The journals that could be read, in input order, when `keepReports`; else empty. */
   readonly audited: readonly AuditedJournal[];
   readonly unreadable: number;
+  /** Journals read that do not pass (strictly, under the printer's `strict`). */
+  readonly failing: number;
 }
 
 export async function auditJournals(
@@ -50,7 +53,13 @@ export async function auditJournals(
   // A DAG file that cannot be read is one error, not the same error once per journal.
   if (options.dagPath !== undefined) readDagFile(options.dagPath);
   const { engine, dagPath, model } = options;
-  const auditorOptions: FileAuditorOptions = { engine, dagPath, model };
+  const auditorOptions: FileAuditorOptions = {
+    engine,
+    dagPath,
+    model,
+    printer: options.printer,
+    keepReport: options.keepReports,
+  };
   const inProcess = new InProcessAuditor(auditorOptions);
   const workers = workerCount(inputs, options);
   const fileAuditor: FileAuditor =
@@ -60,6 +69,7 @@ export async function auditJournals(
   const say = (write: () => void) => (bar === null ? write() : bar.interrupt(write));
   const printer = new AuditPrinter(options.printer, (text) => say(() => output.stdout(text)));
   const audited: AuditedJournal[] = [];
+  let readable = 0;
   let unreadable = 0;
   try {
     const pending = inputs.map((input, index) => {
@@ -77,22 +87,17 @@ export async function auditJournals(
         say(() => output.stderr(`statefold: ${outcome.unreadable}\n`));
         continue;
       }
-      const journal = { file: outcome.file, report: outcome.report };
-      tally.finish(
-        index,
-        outcome.bytesRead,
-        journal.report.events,
-        passes(journal.report, options.printer.strict),
-      );
-      audited.push(journal);
-      printer.journal(journal);
+      readable += 1;
+      tally.finish(index, outcome.bytesRead, outcome.events, outcome.passes);
+      if (outcome.report !== null) audited.push({ file: outcome.file, report: outcome.report });
+      printer.journal(outcome.output);
     }
-    printer.finish(inputs.length, audited, tally);
+    printer.finish(inputs.length, readable, tally);
   } finally {
     bar?.stop();
     await Promise.all([fileAuditor.close(), inProcess.close()]);
   }
-  return { audited, unreadable };
+  return { audited, unreadable, failing: tally.totals().failing };
 }
 
 /**

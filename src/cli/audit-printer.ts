@@ -26,6 +26,29 @@ export interface PrinterOptions {
   readonly colour: boolean;
 }
 
+/**
+ * One journal's output in the chosen format, without what separates it from the journal before:
+ * rendered where the journal was audited (a worker thread renders its own, so that this thread
+ * only writes), printed in turn by `AuditPrinter`.
+ */
+export function renderJournalOutput(journal: AuditedJournal, options: PrinterOptions): string {
+  const { format, single, strict, colour } = options;
+  const { file, report } = journal;
+  switch (format) {
+    case "json":
+      if (single) return renderJson(report);
+      return JSON.stringify({ file, report }, null, 2).replaceAll("\n", "\n  ");
+    case "text":
+      return renderAuditText([journal], { strict, colour });
+    case "ndjson":
+      return `${JSON.stringify({ file, report })}\n`;
+    default: {
+      const unreachable: never = format;
+      return unreachable;
+    }
+  }
+}
+
 export class AuditPrinter {
   private printed = 0;
 
@@ -34,24 +57,30 @@ export class AuditPrinter {
     private readonly write: (text: string) => void,
   ) {}
 
-  journal(journal: AuditedJournal): void {
-    this.write(this.render(journal));
+  /** A journal's output, from `renderJournalOutput`. */
+  journal(output: string): void {
+    this.write(this.separated(output));
     this.printed += 1;
   }
 
-  /** The end: `given` journals were asked for, `audited` of them could be read. */
-  finish(given: number, audited: readonly AuditedJournal[], tally: AuditTally): void {
+  /**
+   * The end: `given` journals were asked for, `readable` of them could be read, and the tally
+   * counted those that failed.
+   */
+  finish(given: number, readable: number, tally: AuditTally): void {
     const { format, single, strict } = this.options;
     switch (format) {
       case "json":
         if (!single) this.write(this.printed === 0 ? "[]\n" : "\n]\n");
         return;
-      case "text":
-        if (single || audited.length === 0) return;
+      case "text": {
+        if (single || readable === 0) return;
+        const passing = readable - tally.totals().failing;
         this.write(
-          `\n${totalsLine(audited.length, tally, strict)}\n${renderSummary(given, audited, strict).trimStart()}`,
+          `\n${totalsLine(readable, tally, strict)}\n${renderSummary(given, readable, passing, strict).trimStart()}`,
         );
         return;
+      }
       case "ndjson":
         return;
       default: {
@@ -61,21 +90,17 @@ export class AuditPrinter {
     }
   }
 
-  private render(journal: AuditedJournal): string {
-    const { format, single, strict, colour } = this.options;
+  private separated(output: string): string {
+    const { format, single } = this.options;
+    const first = this.printed === 0;
     switch (format) {
-      case "json": {
-        if (single) return renderJson(journal.report);
-        const { file, report } = journal;
-        const element = JSON.stringify({ file, report }, null, 2).replaceAll("\n", "\n  ");
-        return `${this.printed === 0 ? "[\n" : ",\n"}  ${element}`;
-      }
-      case "text": {
-        const block = renderAuditText([journal], { strict, colour });
-        return this.printed === 0 ? block : `\n${block}`;
-      }
+      case "json":
+        if (single) return output;
+        return `${first ? "[\n" : ",\n"}  ${output}`;
+      case "text":
+        return first ? output : `\n${output}`;
       case "ndjson":
-        return `${JSON.stringify({ file: journal.file, report: journal.report })}\n`;
+        return output;
       default: {
         const unreachable: never = format;
         return unreachable;

@@ -1,6 +1,5 @@
 import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
-import { passes } from "../report/verdict.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
 import {
@@ -87,7 +86,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
 
   const inputs = journalInputs(journals);
   const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);
-  const { audited, unreadable } = await auditJournals(
+  const { audited, unreadable, failing } = await auditJournals(
     inputs,
     {
       engine,
@@ -106,6 +105,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
         strict: values.strict,
         colour: output.colour,
       },
+      keepReports: values.html !== undefined,
       stdin: () => readDescriptorChunks(STDIN_FD, STDIN_NAME, () => process.stdin),
     },
     output,
@@ -118,6 +118,5 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     await writeAuditHtml(values.html, audited, options);
   }
   if (unreadable > 0) return ExitCode.badInput;
-  const allPass = audited.every((journal) => passes(journal.report, values.strict));
-  return allPass ? ExitCode.conformant : ExitCode.notConformant;
+  return failing === 0 ? ExitCode.conformant : ExitCode.notConformant;
 }

@@ -5,8 +5,14 @@
  * an `InProcessAuditor`, this one.
  */
 import type { ModelName } from "../models/registry.js";
-import type { AuditOptions, EngineName } from "./engine.js";
-import { auditFileOutcome, auditStreamOutcome, type JournalOutcome } from "./journal-outcome.js";
+import type { PrinterOptions } from "./audit-printer.js";
+import type { EngineName } from "./engine.js";
+import {
+  auditFileOutcome,
+  auditStreamOutcome,
+  type JournalOutcome,
+  type OutcomeOptions,
+} from "./journal-outcome.js";
 
 /** How far an audit has come, for a progress bar. */
 export interface JournalProgress {
@@ -21,6 +27,10 @@ export interface FileAuditorOptions {
   readonly engine: EngineName;
   readonly dagPath: string | undefined;
   readonly model: ModelName | undefined;
+  /** How each journal's output is rendered, where it is audited. */
+  readonly printer: PrinterOptions;
+  /** Whether outcomes carry their reports (for an HTML report). */
+  readonly keepReport: boolean;
 }
 
 export interface FileAuditor {
@@ -66,7 +76,7 @@ export class InProcessAuditor implements FileAuditor {
     return next;
   }
 
-  private withProgress(onProgress: ProgressListener | undefined): AuditOptions {
+  private withProgress(onProgress: ProgressListener | undefined): OutcomeOptions {
     if (onProgress === undefined) return this.options;
     return { ...this.options, onProgress: (bytes, events) => onProgress({ bytes, events }) };
   }

@@ -1,37 +1,71 @@
 /**
- * What auditing one journal came to, in a shape that crosses a worker thread: its report, or the
- * one-line reason it could not be read (bad input is an answer, not a crash). Any other failure
- * is a bug in statefold and is thrown.
+ * What auditing one journal came to, in a shape that crosses a worker thread cheaply: its output
+ * already rendered and the few figures the totals need — or the one-line reason it could not be
+ * read (bad input is an answer, not a crash). Any other failure is a bug in statefold and is
+ * thrown. The report itself travels only when asked for (an HTML report is written from them):
+ * copying thousands of reports between threads cost the main thread more than auditing them.
  */
 import { JournalError } from "../journal/errors.js";
 import type { ModelReport } from "../models/registry.js";
+import { passes } from "../report/verdict.js";
+import { type PrinterOptions, renderJournalOutput } from "./audit-printer.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
 
+export interface OutcomeOptions extends AuditOptions {
+  readonly printer: PrinterOptions;
+  /** Whether the outcome carries the report itself, beside its rendering. */
+  readonly keepReport: boolean;
+}
+
 export type JournalOutcome =
-  | { readonly file: string; readonly report: ModelReport; readonly bytesRead: number }
+  | {
+      readonly file: string;
+      readonly bytesRead: number;
+      readonly events: number;
+      /** Under the printer's `strict`. */
+      readonly passes: boolean;
+      /** From `renderJournalOutput`. */
+      readonly output: string;
+      /** Null unless `keepReport`. */
+      readonly report: ModelReport | null;
+    }
   | { readonly file: string; readonly unreadable: string };
 
 export async function auditFileOutcome(
   path: string,
   listedBytes: number | null,
-  options: AuditOptions,
+  options: OutcomeOptions,
 ): Promise<JournalOutcome> {
-  return outcomeOf(path, () => auditJournalFile(path, options, listedBytes));
+  return outcomeOf(path, options, () => auditJournalFile(path, options, listedBytes));
 }
 
 export async function auditStreamOutcome(
   file: string,
   chunks: AsyncIterable<Uint8Array>,
-  options: AuditOptions,
+  options: OutcomeOptions,
 ): Promise<JournalOutcome> {
-  return outcomeOf(file, () => auditJsonlStream(file, chunks, options));
+  return outcomeOf(file, options, () => auditJsonlStream(file, chunks, options));
 }
 
-async function outcomeOf(file: string, audit: () => Promise<AuditRun>): Promise<JournalOutcome> {
+async function outcomeOf(
+  file: string,
+  options: OutcomeOptions,
+  audit: () => Promise<AuditRun>,
+): Promise<JournalOutcome> {
+  let run: AuditRun;
   try {
-    return await audit();
+    run = await audit();
   } catch (error) {
     if (error instanceof JournalError) return { file, unreadable: error.message };
     throw error;
   }
+  const { report, bytesRead } = run;
+  return {
+    file: run.file,
+    bytesRead,
+    events: report.events,
+    passes: passes(report, options.printer.strict),
+    output: renderJournalOutput(run, options.printer),
+    report: options.keepReport ? report : null,
+  };
 }

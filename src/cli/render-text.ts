@@ -61,11 +61,11 @@ export function renderAuditText(audited: readonly AuditedJournal[], options: Tex
 /** The closing line when several journals were given. */
 export function renderSummary(
   given: number,
-  audited: readonly AuditedJournal[],
+  readable: number,
+  passing: number,
   strict: boolean,
 ): string {
-  const passing = audited.filter((journal) => passes(journal.report, strict)).length;
-  const unreadable = given - audited.length;
+  const unreadable = given - readable;
   const verdict = strict ? "strictly conformant" : "conformant";
   const unread = unreadable === 0 ? "" : `, ${unreadable} could not be read`;
   return `\n${passing} of ${given} journals ${verdict}${unread}\n`;

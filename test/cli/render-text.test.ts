@@ -63,7 +63,8 @@ describe("renderAuditText", () => {
         '      event 3  landed  node "A": wrong-status\n' +
         "  final: 1 queued, 1 landed\n",
     );
-    expect(renderSummary(3, audited, true)).toBe(
+    const strictlyPassing = audited.filter(({ report }) => passes(report, true)).length;
+    expect(renderSummary(3, audited.length, strictlyPassing, true)).toBe(
       "\n1 of 3 journals strictly conformant, 1 could not be read\n",
     );
   });

@@ -80,6 +80,21 @@ describe("statefold audit --html", () => {
     expect(readFileSync(join(work, "diamond.html"), "utf8")).toContain("strictly conformant");
   });
 
+  it("writes the same page when the journals are audited on worker threads", async () => {
+    // Workers send their reports back only for a page: the journals' output alone travels as text.
+    const journals = [UNPROVEN_DISPATCH, DIAMOND, awkward, DIAMOND];
+    const pages = [];
+    for (const jobs of ["1", "2"]) {
+      const page = join(work, `jobs-${jobs}.html`);
+      const run = await statefold(["audit", "--jobs", jobs, ...journals, "--html", page]);
+      expect(run.code).toBe(1);
+      pages.push(readFileSync(page, "utf8"));
+    }
+    expect(pages[1]).toBe(pages[0]);
+    expect(pages[0]).toContain("dispatched before its dependencies were proven");
+    expect(pages[0]).toContain("awkward.jsonl");
+  });
+
   it("opens in Chromium with no console error, fetching nothing, and shows the violation", async () => {
     const url = pathToFileURL(reportPath).href;
     await page.goto(url);
