@@ -185,6 +185,8 @@ async function auditWithSnapshot(
     }
   } finally {
     resumable?.close();
+    // A resume reads the journal's start only as far as its header: the file is closed here.
+    await peekedChunks?.[Symbol.asyncIterator]().return?.();
   }
   // Nothing appended but a partial line: the snapshot on disk covers the same lines, and stands.
   const taken = auditor.advancedSinceResume() ? auditor.snapshot() : null;

@@ -46,15 +46,29 @@ export async function peekModel(
   return { model, chunks: replay([joined], done ? null : iterator) };
 }
 
-/** The held bytes, let go once handed on (downstream holds the first line as long as it needs). */
-async function* replay(
+/**
+ * The held bytes, let go once handed on, then the rest. Closing it early — a resume reads only the
+ * header of a journal it skips — closes the rest, started or not: a file read by the rest would
+ * otherwise stay open until the garbage collector closed it (with a warning on stderr).
+ */
+function replay(
   held: Uint8Array[],
   rest: AsyncIterator<Uint8Array> | null,
-): AsyncGenerator<Uint8Array> {
-  // Not kept in a variable: a suspended generator would keep it alive for the whole journal.
-  if ((held[0] as Uint8Array).length > 0) yield handOn(held.pop() as Uint8Array);
-  if (rest === null) return;
-  for (let next = await rest.next(); next.done !== true; next = await rest.next()) {
-    yield next.value;
-  }
+): AsyncIterableIterator<Uint8Array> {
+  const ended: IteratorReturnResult<undefined> = { done: true, value: undefined };
+  const replayed: AsyncIterableIterator<Uint8Array> = {
+    [Symbol.asyncIterator]: () => replayed,
+    async next() {
+      // Not kept once handed on: downstream holds the first line as long as it needs.
+      const first = held.pop();
+      if (first !== undefined && first.length > 0) return { done: false, value: handOn(first) };
+      return rest === null ? ended : rest.next();
+    },
+    async return() {
+      held.length = 0;
+      await rest?.return?.();
+      return ended;
+    },
+  };
+  return replayed;
 }
