@@ -9,6 +9,8 @@ import type { HashedPrefix, ResumableFile } from "./resumable-file.js";
 const CHUNK_BYTES = 1 << 20;
 /** Chunks read ahead at most, while the consumer works on one. */
 const SLOTS = 4;
+/** A read of the prefix: half the slots, so that one is read while the other is hashed. */
+const PREFIX_READ_BYTES = (SLOTS / 2) * CHUNK_BYTES;
 
 /** A slot's word: a chunk's length (0: the input ended), or one of these. */
 const FREE = -1;
@@ -114,7 +116,7 @@ function fill(fd: number, buffer: Uint8Array, name: string): Filled {
  */
 const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
-const { readSync } = require("node:fs");
+const { read, readSync } = require("node:fs");
 const { fd, words, slots, digests, prefix } = workerData;
 const lengths = new Int32Array(words);
 const bytes = new Uint8Array(slots);
@@ -161,42 +163,68 @@ function failSlot(slot, error) {
   publish(slot, ${FAILED});
 }
 
+/** Reads into \`buffer\` from \`position\` on libuv's pool: the bytes read, a view of it. */
+function readAt(buffer, position) {
+  return new Promise((resolve, reject) => {
+    read(fd, buffer, 0, buffer.length, position, (error, bytesRead) =>
+      error === null ? resolve(buffer.subarray(0, bytesRead)) : reject(error),
+    );
+  });
+}
+
 /**
  * Reads and hashes the input's first bytes without handing them over (the slots, none yet
- * published, serve as the buffer) until they are the prefix, whose length comes when the caller
+ * published, serve as the buffers) until they are the prefix, whose length comes when the caller
  * knows it: hashing starts before, and starts over in the rare case that it went past the prefix.
- * Then notes how many bytes the file had of the prefix and their SHA-256, and reads on after them;
- * false when a read failed (slot 0 says why).
+ * Each read is started before the bytes of the one before are hashed, so that the copy out of the
+ * page cache (on libuv's pool) and the hash run side by side: one after the other, they were the
+ * longest part of a resume. Then notes how many bytes the file had of the prefix and their
+ * SHA-256, and resolves true to read on after them; false when a read failed (slot 0 says why).
  */
-function hashPrefix() {
+async function hashPrefix() {
   const words = new Int32Array(prefix, 0, 2);
   const length = new Float64Array(prefix, ${PREFIX_LENGTH_AT}, 1);
+  const end = () => (Atomics.load(words, 1) === 1 ? length[0] : Infinity);
+  const halves = [bytes.subarray(0, ${PREFIX_READ_BYTES}), bytes.subarray(${PREFIX_READ_BYTES}, ${2 * PREFIX_READ_BYTES})];
+  let turn = 0;
+  /** Starts reading what follows \`position\` of the prefix; null when nothing does. */
+  const readFrom = (position) => {
+    const wanted = Math.min(${PREFIX_READ_BYTES}, end() - position);
+    if (wanted <= 0) return null;
+    turn ^= 1;
+    return readAt(halves[turn].subarray(0, wanted), position);
+  };
   let hashed = 0;
+  let reading = readFrom(0);
   for (;;) {
-    const known = Atomics.load(words, 1) === 1;
-    const end = known ? length[0] : Infinity;
-    if (hashed > end) {
+    if (hashed > end()) {
+      await reading?.catch(() => null);
       startHashing();
       hashed = 0;
+      reading = readFrom(0);
     }
-    if (hashed === end) break;
-    let read;
+    if (hashed === end()) break;
+    let chunk;
     try {
-      read = readSync(fd, bytes, 0, Math.min(bytes.length, end - hashed), hashed);
+      chunk = await (reading ?? readFrom(hashed));
     } catch (error) {
       Atomics.store(words, 0, ${PREFIX_FAILED});
       Atomics.notify(words, 0);
       failSlot(0, error);
       return false;
     }
-    if (read === 0) {
-      if (known) break; // the file is shorter than the prefix
+    reading = null;
+    if (chunk.length === 0) {
+      if (end() !== Infinity) break; // the file is shorter than the prefix
       Atomics.wait(words, 1, 0);
       continue;
     }
-    hashChunk(bytes.subarray(0, read));
-    hashed += read;
+    reading = readFrom(hashed + chunk.length);
+    hashChunk(chunk);
+    hashed += chunk.length;
   }
+  // Reading on reuses the slots: a read begun before the prefix's length was known must be over.
+  await reading?.catch(() => null);
   position = hashed;
   new Float64Array(prefix, ${PREFIX_HAD_AT}, 1)[0] = hashed;
   new Uint8Array(prefix, ${PREFIX_DIGEST_AT}, 32).set(hashing.hash.copy().digest());
@@ -259,7 +287,8 @@ function readOn() {
   }
 }
 
-if (prefix === null || hashPrefix()) readOn();
+if (prefix === null) readOn();
+else hashPrefix().then((hashed) => hashed && readOn());
 `;
 
 /** Atomics.waitAsync (Node 16 and later; the project's TypeScript library predates it). */
