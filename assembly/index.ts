@@ -51,7 +51,14 @@ export {
   writeCapacity,
   writePointer,
 } from "./jsonl";
-export { restoreMalformedSurface, restorePath, restoreRoom, restoreSurface } from "./dag/snapshot";
+export {
+  RESTORE_DUPLICATE_PATH,
+  RESTORE_MEMORY,
+  RESTORED,
+  restorePaths,
+  restoreRoom,
+  restoreSurfaces,
+} from "./dag/snapshot";
 export { nodeStatesPointer } from "./dag/state";
 export {
   pathCountNow,
@@ -59,7 +66,8 @@ export {
   pathStartsPointer,
   surfaceLengthsPointer,
   surfaceMalformedPointer,
-  surfacePointer,
+  surfaceArenaPointer,
+  surfaceStartsPointer,
 } from "./dag/surface";
 export { beginRecords, finishRecords, foldRecords, recordRoom } from "./dag/records";
 

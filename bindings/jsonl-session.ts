@@ -15,6 +15,7 @@ import { FirstLineHold } from "../src/journal/first-line.js";
 import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
+import type { KernelExports } from "./kernel.js";
 import type { KernelHost } from "./kernel-host.js";
 import {
   type PrefixDigest,
@@ -28,11 +29,9 @@ import {
   type DagSnapshotBody,
   decodeSnapshot,
   encodeSnapshot,
-  fromBase64,
   HEADER_DAG,
   MALFORMED_SURFACE,
   snapshotOfModel,
-  toBase64,
   u32Bytes,
   u32sOf,
 } from "./snapshot-format.js";
@@ -231,13 +230,13 @@ function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {
     started: false,
     headerPending: false,
     prefix: { bytes: 0, nextLine: 1, sha256: emptyHash },
-    nodeRecords: "",
-    pathBytes: "",
-    pathEnds: "",
-    surfaceLengths: "",
-    surfaceIds: "",
-    report: "",
-    subject: "",
+    nodeRecords: new Uint8Array(0),
+    pathBytes: new Uint8Array(0),
+    pathEnds: new Uint8Array(0),
+    surfaceLengths: new Uint8Array(0),
+    surfaceIds: new Uint8Array(0),
+    report: new Uint8Array(0),
+    subject: new Uint8Array(0),
   };
 }
 
@@ -278,31 +277,35 @@ function captureBody(
     surfaceLengths[node] = length;
     if (length !== MALFORMED_SURFACE) idCount += length;
   }
-  // Kernel memory is little-endian, as the format is: the ids are copied as they lie.
-  const surfaceIds = new Uint8Array(idCount * 4);
-  const kernelBytes = memory();
+  const ids = new Uint32Array(idCount);
+  const starts = new Uint32Array(kernel.memory.buffer, kernel.surfaceStartsPointer(), nodeCount);
+  const arenaAt = kernel.surfaceArenaPointer();
+  const arena = new Uint32Array(
+    kernel.memory.buffer,
+    arenaAt,
+    (kernel.memory.buffer.byteLength - arenaAt) >> 2,
+  );
   for (let node = 0, at = 0; node < nodeCount; node++) {
     const length = surfaceLengths[node] as number;
     if (length === MALFORMED_SURFACE) continue;
-    const start = kernel.surfacePointer(node);
-    surfaceIds.set(kernelBytes.subarray(start, start + length * 4), at);
-    at += length * 4;
+    const start = starts[node] as number;
+    for (let i = 0; i < length; i++) ids[at++] = arena[start + i] as number;
   }
   const reportBytes = kernel.REPORT_BYTES.value as number;
   const report = memory().slice(kernel.reportPointer(), kernel.reportPointer() + reportBytes);
   const view = new DataView(report.buffer);
   const subjectPointer = view.getUint32(kernel.REPORT_SUBJECT_POINTER.value as number, true);
   const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
-  // The kernel's state is encoded first: the hashing thread finishes the prefix meanwhile, and
+  // The kernel's state is copied first: the hashing thread finishes the prefix meanwhile, and
   // its digest is waited for last. The key order is the format's.
   const state = {
-    nodeRecords: toBase64(records),
-    pathBytes: toBase64(pathBytes),
-    pathEnds: toBase64(u32Bytes(pathEnds)),
-    surfaceLengths: toBase64(u32Bytes(surfaceLengths)),
-    surfaceIds: toBase64(surfaceIds),
-    report: toBase64(report),
-    subject: toBase64(memory().slice(subjectPointer, subjectPointer + subjectLength)),
+    nodeRecords: records,
+    pathBytes,
+    pathEnds: u32Bytes(pathEnds),
+    surfaceLengths: u32Bytes(surfaceLengths),
+    surfaceIds: u32Bytes(ids),
+    report,
+    subject: memory().slice(subjectPointer, subjectPointer + subjectLength),
   };
   return {
     model: "dag",
@@ -328,6 +331,10 @@ function snapshotDagOf(dag: { readonly nodes: readonly DagNode[] }, file: string
   return made.dag;
 }
 
+function copyInto(kernel: KernelExports, at: number, bytes: Uint8Array): void {
+  new Uint8Array(kernel.memory.buffer, at, bytes.length).set(bytes);
+}
+
 /** Lays the snapshot's state into a freshly begun journal; its shape is checked before any write. */
 function restoreKernel(
   host: KernelHost,
@@ -339,11 +346,9 @@ function restoreKernel(
   const { kernel } = host;
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
   const bytesOf = (field: keyof DagSnapshotBody): Uint8Array => {
-    const text = body[field];
-    try {
-      if (typeof text === "string") return fromBase64(text);
-    } catch {}
-    throw refuse(`its ${field} is not base64`);
+    const bytes = body[field];
+    if (bytes instanceof Uint8Array) return bytes;
+    throw refuse(`its ${field} is not a section of bytes`);
   };
   const u32sOfField = (field: keyof DagSnapshotBody): Uint32Array => {
     const values = u32sOf(bytesOf(field));
@@ -378,32 +383,26 @@ function restoreKernel(
 
   host.useDag(dag, file);
   host.check(kernel.beginJsonl(body.headerPending ? 1 : 0), file);
-  new Uint8Array(kernel.memory.buffer, kernel.nodeStatesPointer(), records.length).set(records);
-  const pathRoom = kernel.restoreRoom(pathBytes.length);
+  copyInto(kernel, kernel.nodeStatesPointer(), records);
+  // Each table is copied in with the u32s first, then interned or stored in one call.
+  const restored = (outcome: number, what: string) => {
+    if (outcome === (kernel.RESTORE_DUPLICATE_PATH.value as number))
+      throw refuse("it holds the same path twice");
+    if (outcome !== (kernel.RESTORED.value as number))
+      throw refuse(`the kernel's memory cannot hold its ${what}`);
+  };
+  const pathRoom = kernel.restoreRoom(pathEnds.byteLength + pathBytes.length);
   if (pathRoom === 0) throw refuse("the kernel's memory cannot hold its paths");
-  new Uint8Array(kernel.memory.buffer, pathRoom, pathBytes.length).set(pathBytes);
-  for (let path = 0, start = 0; path < pathEnds.length; path++) {
-    const pathEnd = pathEnds[path] as number;
-    const id = Number(kernel.restorePath(pathRoom + start, pathEnd - start));
-    if (id === -1) throw refuse("the kernel's memory cannot hold its paths");
-    if (id !== path) throw refuse("it holds the same path twice");
-    start = pathEnd;
-  }
-  const idRoom = kernel.restoreRoom(surfaceIds.length);
-  if (idRoom === 0) throw refuse("the kernel's memory cannot hold its surfaces");
-  new Uint8Array(kernel.memory.buffer, idRoom, surfaceIds.length).set(surfaceIds);
-  for (let node = 0, at = 0; node < surfaceLengths.length; node++) {
-    const length = surfaceLengths[node] as number;
-    if (length === MALFORMED_SURFACE) {
-      kernel.restoreMalformedSurface(node);
-      continue;
-    }
-    if (length === 0) continue;
-    if (kernel.restoreSurface(node, idRoom + at * 4, length) === 0)
-      throw refuse("the kernel's memory cannot hold its surfaces");
-    at += length;
-  }
-  new Uint8Array(kernel.memory.buffer, kernel.reportPointer(), report.length).set(report);
+  copyInto(kernel, pathRoom, u32Bytes(pathEnds));
+  copyInto(kernel, pathRoom + pathEnds.byteLength, pathBytes);
+  restored(kernel.restorePaths(pathRoom + pathEnds.byteLength, pathRoom, pathEnds.length), "paths");
+  const surfaceRoom = kernel.restoreRoom(surfaceLengths.byteLength + surfaceIds.length);
+  if (surfaceRoom === 0) throw refuse("the kernel's memory cannot hold its surfaces");
+  copyInto(kernel, surfaceRoom, u32Bytes(surfaceLengths));
+  copyInto(kernel, surfaceRoom + surfaceLengths.byteLength, surfaceIds);
+  const idsAt = surfaceRoom + surfaceLengths.byteLength;
+  restored(kernel.restoreSurfaces(surfaceRoom, idsAt, MALFORMED_SURFACE), "surfaces");
+  copyInto(kernel, kernel.reportPointer(), report);
   const subjectRoom = kernel.adoptRestoredReport(subject.length);
   new Uint8Array(kernel.memory.buffer, subjectRoom, subject.length).set(subject);
   kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);

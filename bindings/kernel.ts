@@ -42,11 +42,14 @@ export interface KernelExports {
   pathStartsPointer(): number;
   surfaceLengthsPointer(): number;
   surfaceMalformedPointer(): number;
-  surfacePointer(node: number): number;
+  surfaceStartsPointer(): number;
+  surfaceArenaPointer(): number;
   restoreRoom(bytes: number): number;
-  restorePath(pointer: number, length: number): bigint;
-  restoreSurface(node: number, ids: number, count: number): number;
-  restoreMalformedSurface(node: number): void;
+  restorePaths(bytes: number, ends: number, count: number): number;
+  restoreSurfaces(lengths: number, ids: number, malformedMark: number): number;
+  readonly RESTORED: WebAssembly.Global;
+  readonly RESTORE_MEMORY: WebAssembly.Global;
+  readonly RESTORE_DUPLICATE_PATH: WebAssembly.Global;
   adoptRestoredReport(subjectLength: number): number;
   readonly REPORT_BYTES: WebAssembly.Global;
   readonly LINE_BYTES_MAX: WebAssembly.Global;

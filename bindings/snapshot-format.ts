@@ -1,35 +1,40 @@
 /**
- * The snapshot file: a text envelope around a JSON body, the same for every model.
+ * The snapshot file, the same for every model:
  *
- *   statefold-snapshot 5          magic and format version
+ *   statefold-snapshot 6          magic and format version
  *   <sha256 of the body, hex>     so a truncated or edited snapshot is refused, not trusted
- *   {…body…}
+ *   {…fields…}                    the body: its fields that are not bytes, one line of JSON,
+ *   <sections>                    then those that are bytes, raw
+ *
+ * The JSON line ends with `"sections":{"<field>":[offset,length],…}`: where each byte field lies,
+ * its offset counted from the binary part, which starts at the first multiple of 8 bytes (from the
+ * file's start) after the line's feed; each section starts at a multiple of 8 too, zeros between.
  *
  * The body names its model, and holds the SHA-256 of the journal prefix it covers and the
  * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
  * node surfaces, the report block, with the DAG or word that it is the header's (the layouts it
- * copies, assembly/dag/state.ts and assembly/dag/audit.ts, are part of the format). An `operations` body: the kernel's state
- * as assembly/operations/snapshot.ts writes it. An `executive` body: the journal's header, the
- * machine's state as an executive snapshot (docs/models/executive.md, "Snapshots" — checked as
- * `restore` checks one) and the report block (assembly/executive/audit.ts). Changing any of them
- * means a new version.
+ * copies, assembly/dag/state.ts and assembly/dag/audit.ts, are part of the format). An
+ * `operations` body: the kernel's state as assembly/operations/snapshot.ts writes it. An
+ * `executive` body: the journal's header, the machine's state as an executive snapshot
+ * (docs/models/executive.md, "Snapshots" — checked as `restore` checks one) and the report block
+ * (assembly/executive/audit.ts). Changing any of them means a new version.
  */
 
 import { sha256 } from "../src/digest/sha256.js";
-import { NodeBuffer } from "../src/journal/bytes.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { DagNode } from "../src/models/dag/dag.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**
+ * 6: the byte fields are raw sections after the JSON (5 held them as base64 strings inside it:
+ * decoding, checking and encoding ~13 MB of base64 was a fifth of a resume over a 10⁵-node DAG);
  * 5: a dag body whose DAG is the journal header's says so instead of holding it (the prefix holds
  * the header, and a resume reads it there: parsing 10⁵ nodes out of the body cost more than the
- * rest of a resume); 4: a dag body's paths and surfaces are packed, four base64 strings (3 had a
- * string per path and an array per surface: 10⁵ surfaces took longer to restore than to audit);
- * 3: a body names its model (2 was dag-only); 2: a node's surface may be null, a malformed
- * payload's mark.
+ * rest of a resume); 4: a dag body's paths and surfaces are packed (3 had a string per path and
+ * an array per surface: 10⁵ surfaces took longer to restore than to audit); 3: a body names its
+ * model (2 was dag-only); 2: a node's surface may be null, a malformed payload's mark.
  */
-export const SNAPSHOT_VERSION = 5;
+export const SNAPSHOT_VERSION = 6;
 
 /** A dag body's `dag` when the DAG is the one the journal's header line carries. */
 export const HEADER_DAG = "header";
@@ -50,16 +55,16 @@ export interface ExecutiveSnapshotBody extends SnapshotPrefix {
   readonly header: string;
   /** The machine's state over the lines audited, as an executive snapshot's text. */
   readonly machine: string;
-  /** Base64 of the report block, its recorded-decision pointers zeroed. */
-  readonly report: string;
+  /** The report block, its recorded-decision pointers zeroed. */
+  readonly report: Uint8Array;
   /** Each listed mismatch's recorded decision, as the journal spelled it. */
   readonly recorded: readonly string[];
 }
 
 export interface OperationsSnapshotBody extends SnapshotPrefix {
   readonly model: "operations";
-  /** Base64 of the kernel's state (assembly/operations/snapshot.ts). */
-  readonly state: string;
+  /** The kernel's state (assembly/operations/snapshot.ts). */
+  readonly state: Uint8Array;
 }
 
 export interface DagSnapshotBody extends SnapshotPrefix {
@@ -69,37 +74,49 @@ export interface DagSnapshotBody extends SnapshotPrefix {
    * else its nodes; null when the journal's first line was not yet seen.
    */
   readonly dag: { readonly nodes: readonly DagNode[] } | typeof HEADER_DAG | null;
-  /** Base64 of the node records, 16 bytes per node. */
-  readonly nodeRecords: string;
-  /** Base64 of every interned path's bytes (WTF-8), one after another in id order. */
-  readonly pathBytes: string;
-  /** Base64 of a u32 (little-endian) per path: where its bytes end in `pathBytes`. */
-  readonly pathEnds: string;
+  /** The node records, 16 bytes per node. */
+  readonly nodeRecords: Uint8Array;
+  /** Every interned path's bytes (WTF-8), one after another in id order. */
+  readonly pathBytes: Uint8Array;
+  /** A u32 (little-endian) per path: where its bytes end in `pathBytes`. */
+  readonly pathEnds: Uint8Array;
   /**
-   * Base64 of a u32 per node: how many path ids its surface holds, or `MALFORMED_SURFACE` when
-   * the stored payload is malformed; the ids, u32 each, follow one another in `surfaceIds`.
+   * A u32 per node: how many path ids its surface holds, or `MALFORMED_SURFACE` when the stored
+   * payload is malformed; the ids, u32 each, follow one another in `surfaceIds`.
    */
-  readonly surfaceLengths: string;
-  readonly surfaceIds: string;
-  /** Base64 of the report block, and of the integrity subject it points to. */
-  readonly report: string;
-  readonly subject: string;
+  readonly surfaceLengths: Uint8Array;
+  readonly surfaceIds: Uint8Array;
+  /** The report block, and the integrity subject it points to. */
+  readonly report: Uint8Array;
+  readonly subject: Uint8Array;
 }
 
 /** A surface length that marks a malformed stored payload (no surface can hold 2³² − 1 ids). */
 export const MALFORMED_SURFACE = 0xffffffff;
 
-/** u32s as little-endian bytes, whatever the platform's byte order. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+
+/**
+ * u32s as little-endian bytes, whatever the platform's byte order: where it is little-endian, a
+ * `Uint32Array`'s own bytes (a view).
+ */
 export function u32Bytes(values: ArrayLike<number>): Uint8Array {
+  if (LITTLE_ENDIAN && values instanceof Uint32Array)
+    return new Uint8Array(values.buffer, values.byteOffset, values.byteLength);
   const bytes = new Uint8Array(values.length * 4);
   const view = new DataView(bytes.buffer);
   for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i] as number, true);
   return bytes;
 }
 
-/** Little-endian bytes as u32s; null when their length is no multiple of 4. */
+/**
+ * Little-endian bytes as u32s — a view of them where the platform is little-endian and they lie
+ * aligned (a section of a snapshot does), else a copy; null when their length is no multiple of 4.
+ */
 export function u32sOf(bytes: Uint8Array): Uint32Array | null {
   if (bytes.length % 4 !== 0) return null;
+  if (LITTLE_ENDIAN && bytes.byteOffset % 4 === 0)
+    return new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.length / 4);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const values = new Uint32Array(bytes.length / 4);
   for (let i = 0; i < values.length; i++) values[i] = view.getUint32(i * 4, true);
@@ -108,25 +125,33 @@ export function u32sOf(bytes: Uint8Array): Uint32Array | null {
 
 /** The snapshot file's head: magic, version, the body's SHA-256 in hex; always this long. */
 const HEAD_BYTES = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${"0".repeat(64)}\n`.length;
+const SECTION_ALIGNMENT = 8;
 
-/**
- * The snapshot file: its head and the body's JSON. The body is encoded after room left for the
- * head — a body is megabytes, and copying it into place cost as much as encoding it — and in Node
- * a body of ASCII (any whose DAG ids are; the base64 fields always) is copied in as Latin-1,
- * which needs no UTF-8 encoding.
- */
+function alignedUp(offset: number): number {
+  return Math.ceil(offset / SECTION_ALIGNMENT) * SECTION_ALIGNMENT;
+}
+
+/** The snapshot file of a body: its head, the JSON of its other fields, its byte fields' sections. */
 export function encodeSnapshot(body: SnapshotBody): Uint8Array {
-  const json = JSON.stringify(body);
-  let bytes: Uint8Array;
-  if (NodeBuffer !== undefined && NodeBuffer.byteLength(json, "utf8") === json.length) {
-    const buffer = NodeBuffer.allocUnsafe(HEAD_BYTES + json.length);
-    buffer.write(json, HEAD_BYTES, "latin1");
-    bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.length);
-  } else {
-    const encoded = new TextEncoder().encode(json);
-    bytes = new Uint8Array(HEAD_BYTES + encoded.length);
-    bytes.set(encoded, HEAD_BYTES);
+  const fields: Record<string, unknown> = {};
+  const sections: Record<string, [number, number]> = {};
+  const parts: [number, Uint8Array][] = [];
+  let binaryBytes = 0;
+  for (const [name, value] of Object.entries(body)) {
+    if (!(value instanceof Uint8Array)) {
+      fields[name] = value;
+      continue;
+    }
+    const offset = alignedUp(binaryBytes);
+    sections[name] = [offset, value.length];
+    parts.push([offset, value]);
+    binaryBytes = offset + value.length;
   }
+  const line = new TextEncoder().encode(`${JSON.stringify({ ...fields, sections })}\n`);
+  const binaryAt = alignedUp(HEAD_BYTES + line.length);
+  const bytes = new Uint8Array(binaryAt + binaryBytes);
+  bytes.set(line, HEAD_BYTES);
+  for (const [offset, part] of parts) bytes.set(part, binaryAt + offset);
   const digest = sha256().update(bytes.subarray(HEAD_BYTES)).hex();
   new TextEncoder().encodeInto(`${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${digest}\n`, bytes);
   return bytes;
@@ -135,19 +160,20 @@ export function encodeSnapshot(body: SnapshotBody): Uint8Array {
 const LF = 0x0a;
 
 /**
- * The body of a snapshot, or a `JournalError` naming `file` and what is wrong with it. The
- * caller checks that the body's model is the journal's (`snapshotOfModel`).
+ * The body of a snapshot, or a `JournalError` naming `file` and what is wrong with it. Its byte
+ * fields are views of `bytes`, which must stay as they are while the body is in use. The caller
+ * checks that the body's model is the journal's (`snapshotOfModel`).
  */
 export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   const refuse = (why: string) => new JournalError(file, `refusing the snapshot: ${why}`);
+  const strict = new TextDecoder("utf-8", { fatal: true });
   const firstBreak = bytes.indexOf(LF);
   const secondBreak = firstBreak < 0 ? -1 : bytes.indexOf(LF, firstBreak + 1);
   let head: string;
-  let json: string;
   try {
-    const strict = new TextDecoder("utf-8", { fatal: true });
-    head = strict.decode(bytes.subarray(0, secondBreak < 0 ? bytes.length : secondBreak));
-    json = secondBreak < 0 ? "" : strict.decode(bytes.subarray(secondBreak + 1));
+    head = strict.decode(
+      bytes.subarray(0, secondBreak < 0 ? Math.min(bytes.length, HEAD_BYTES) : secondBreak),
+    );
   } catch {
     throw refuse("it is not a statefold snapshot (not UTF-8 text)");
   }
@@ -167,96 +193,42 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   ) {
     throw refuse("its checksum does not match its content: it was truncated or edited");
   }
-  let body: unknown;
+  const lineEnd = bytes.indexOf(LF, secondBreak + 1);
+  let fields: unknown;
   try {
-    body = JSON.parse(json);
+    fields = JSON.parse(strict.decode(bytes.subarray(secondBreak + 1, Math.max(lineEnd, 0))));
   } catch {
     throw refuse("its content is not the JSON its checksum promised");
   }
-  const model = (body as { model?: unknown } | null)?.model;
+  const body = withSections(fields, bytes, alignedUp(lineEnd + 1));
+  if (body === null) throw refuse("its sections do not lie where its JSON says");
+  const model = body.model;
   if (model !== "dag" && model !== "operations" && model !== "executive") {
     throw refuse("it names no model statefold has");
   }
-  return body as SnapshotBody;
+  return body as unknown as SnapshotBody;
 }
 
-const BASE64_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const DIGIT_CODES = new TextEncoder().encode(BASE64_DIGITS);
-const DIGIT_VALUES = new Int16Array(128).fill(-1);
-for (const [value, code] of DIGIT_CODES.entries()) DIGIT_VALUES[code] = value;
-const PAD = 0x3d; // "="
-
-/** Padded base64 as `fromBase64` accepts it: Buffer's own decoder skips what is not base64. */
-const PADDED_BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/**
- * Base64 (RFC 4648, padded) of the bytes: Node's Buffer codes it several times faster than the
- * typed-array code below (a resumed gate over a 10⁵-node DAG decodes and encodes ~30 MB of it).
- */
-export function toBase64(bytes: Uint8Array): string {
-  if (NodeBuffer === undefined) return toBase64Portable(bytes);
-  return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64");
-}
-
-/**
- * The bytes of padded base64, in an array of their own; a character outside the alphabet or a
- * wrong length is an error.
- */
-export function fromBase64(text: string): Uint8Array {
-  if (NodeBuffer === undefined) return fromBase64Portable(text);
-  if (text.length % 4 !== 0) throw new Error("base64 of a length that is not a multiple of 4");
-  if (!PADDED_BASE64.test(text)) throw new Error("a character that is not base64");
-  // A copy: a small Buffer is a view into a pool shared with others.
-  return new Uint8Array(NodeBuffer.from(text, "base64"));
-}
-
-/**
- * Base64 (RFC 4648, padded) in one pass over typed arrays, where there is no Buffer (a browser):
- * a snapshot of a large DAG is tens of megabytes, and `btoa` over a string built from char codes
- * ran at a few MB/s.
- */
-export function toBase64Portable(bytes: Uint8Array): string {
-  const out = new Uint8Array(4 * Math.ceil(bytes.length / 3));
-  let at = 0;
-  let i = 0;
-  for (; i + 3 <= bytes.length; i += 3) {
-    const word =
-      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
-    out[at++] = DIGIT_CODES[word >> 18] as number;
-    out[at++] = DIGIT_CODES[(word >> 12) & 63] as number;
-    out[at++] = DIGIT_CODES[(word >> 6) & 63] as number;
-    out[at++] = DIGIT_CODES[word & 63] as number;
+/** The fields with each section's bytes in place of where it lies; null when one lies outside. */
+function withSections(
+  fields: unknown,
+  bytes: Uint8Array,
+  binaryAt: number,
+): Record<string, unknown> | null {
+  if (typeof fields !== "object" || fields === null || Array.isArray(fields)) return null;
+  const { sections, ...body } = fields as Record<string, unknown>;
+  if (typeof sections !== "object" || sections === null || Array.isArray(sections)) return null;
+  for (const [name, where] of Object.entries(sections)) {
+    if (!Array.isArray(where) || where.length !== 2) return null;
+    const [offset, length] = where as unknown[];
+    if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(length)) return null;
+    const start = binaryAt + (offset as number);
+    const end = start + (length as number);
+    if ((offset as number) < 0 || (length as number) < 0 || end > bytes.length) return null;
+    if (start % SECTION_ALIGNMENT !== 0 || name in body) return null;
+    body[name] = bytes.subarray(start, end);
   }
-  const left = bytes.length - i;
-  if (left > 0) {
-    const word = ((bytes[i] as number) << 16) | (left === 2 ? (bytes[i + 1] as number) << 8 : 0);
-    out[at++] = DIGIT_CODES[word >> 18] as number;
-    out[at++] = DIGIT_CODES[(word >> 12) & 63] as number;
-    out[at++] = left === 2 ? (DIGIT_CODES[(word >> 6) & 63] as number) : PAD;
-    out[at++] = PAD;
-  }
-  return new TextDecoder().decode(out);
-}
-
-/** `fromBase64` where there is no Buffer. */
-export function fromBase64Portable(text: string): Uint8Array {
-  if (text.length % 4 !== 0) throw new Error("base64 of a length that is not a multiple of 4");
-  const padding = text.endsWith("==") ? 2 : text.endsWith("=") ? 1 : 0;
-  const bytes = new Uint8Array((text.length / 4) * 3 - padding);
-  let at = 0;
-  for (let i = 0; i < text.length; i += 4) {
-    let word = 0;
-    for (let j = 0; j < 4; j++) {
-      const code = text.charCodeAt(i + j);
-      const value = code === PAD && i + j >= text.length - padding ? 0 : (DIGIT_VALUES[code] ?? -1);
-      if (value < 0) throw new Error("a character that is not base64");
-      word = (word << 6) | value;
-    }
-    bytes[at++] = word >> 16;
-    if (at < bytes.length) bytes[at++] = (word >> 8) & 255;
-    if (at < bytes.length) bytes[at++] = word & 255;
-  }
-  return bytes;
+  return body;
 }
 
 /** The body when it is a snapshot of a journal of `model`; else a `JournalError` saying whose it is. */

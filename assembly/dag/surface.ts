@@ -108,6 +108,25 @@ function growPathTable(capacity: u32): bool {
   return true;
 }
 
+/**
+ * Room for `count` paths of `bytes` bytes in all before they are interned (a snapshot's restore
+ * knows them in advance). False when memory is exhausted.
+ */
+export function reservePathRoom(count: u32, bytes: usize): bool {
+  if (!usePathIdSpace(count)) return false;
+  const used = <usize>load<u32>(pathStarts + ((<usize>pathCount) << 2));
+  if (used + bytes <= pathBytesCapacity) return true;
+  const capacity = used + bytes;
+  if (capacity > <usize>u32.MAX_VALUE) return false;
+  const grown = reserve(capacity);
+  if (grown == 0) return false;
+  memory.copy(grown, pathBytes, used);
+  abandon(pathBytes, pathBytesCapacity);
+  pathBytes = grown;
+  pathBytesCapacity = capacity;
+  return true;
+}
+
 /** The id of the path with these bytes, interning it if new; -1 when memory is exhausted. */
 export function internPath(pointer: usize, length: usize): i64 {
   const hash = <u32>hashBytes(pointer, length);
@@ -178,9 +197,16 @@ export function surfaceMalformedPointer(): usize {
   return malformed;
 }
 
-/** The node's current surface: its path ids, distinct, in the arena (none when malformed). */
-export function surfacePointer(node: i32): usize {
-  return arena + (<usize>load<u32>(blockStart + (<usize>node << 2)) << 2);
+/**
+ * Where each node's current surface lies: a u32 per node, the word of the arena its path ids
+ * (distinct, none when malformed) start at.
+ */
+export function surfaceStartsPointer(): usize {
+  return blockStart;
+}
+
+export function surfaceArenaPointer(): usize {
+  return arena;
 }
 
 export function isSurfaceMalformed(node: i32): bool {

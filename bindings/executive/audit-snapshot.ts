@@ -10,7 +10,6 @@
 import { restoreState, snapshotState } from "../../src/models/executive/snapshot.js";
 import type { Frame } from "../../src/models/executive/state.js";
 import { FINDINGS_LISTED_MAX } from "../../src/models/report-frame.js";
-import { fromBase64, toBase64 } from "../snapshot-format.js";
 import {
   DECISION_TAGS,
   EXHAUSTED_BUDGETS,
@@ -28,7 +27,7 @@ const RECORDED_LENGTH = 52;
 
 export interface AuditState {
   readonly machine: string;
-  readonly report: string;
+  readonly report: Uint8Array;
   readonly recorded: readonly string[];
 }
 
@@ -50,7 +49,7 @@ export function auditState(kernel: ExecutiveKernelExports, run: PackedSpec): Aud
     recorded.push(utf8.decode(new Uint8Array(kernel.memory.buffer, pointer, length)));
     view.setUint32(entry + RECORDED_POINTER, 0, true);
   }
-  return { machine, report: toBase64(block), recorded };
+  return { machine, report: block, recorded };
 }
 
 /**
@@ -73,12 +72,8 @@ export function restoreAuditState(
       ([limit, value]) => run.tables.budget[limit as never] === value,
     );
   if (!sameRun) return "its machine state is of another spec or budget than the journal's header";
-  let block: Uint8Array;
-  try {
-    block = fromBase64(saved.report);
-  } catch {
-    return "its report is not base64";
-  }
+  const block = saved.report;
+  if (!(block instanceof Uint8Array)) return "its report is not a section of bytes";
   const problem = reportProblem(kernel, run, block, saved.recorded);
   if (problem !== null) return `its report ${problem}`;
   writeWorkingState(kernel, run, state);

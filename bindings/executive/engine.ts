@@ -154,7 +154,7 @@ class Session
   }
 
   protected emptyStateFields() {
-    return { header: "", machine: "", report: "", recorded: [] };
+    return { header: "", machine: "", report: new Uint8Array(0), recorded: [] };
   }
 
   protected stateFields() {

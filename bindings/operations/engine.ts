@@ -14,7 +14,7 @@ import type { OperationsReport } from "../../src/models/operations/index.js";
 import type { OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import type { ResumeJournal } from "../prefix-hash.js";
-import { fromBase64, type OperationsSnapshotBody, toBase64 } from "../snapshot-format.js";
+import type { OperationsSnapshotBody } from "../snapshot-format.js";
 import {
   type SessionOwner,
   type StreamedAuditor,
@@ -134,18 +134,29 @@ class Session
   }
 
   protected emptyStateFields() {
-    return { state: "" };
+    return { state: new Uint8Array(0) };
   }
 
   protected stateFields() {
     const pointer = this.kernel.snapshotState();
     if (pointer === 0) this.check(Limit.MEMORY);
-    const state = new Uint8Array(this.kernel.memory.buffer, pointer, this.kernel.snapshotLength());
-    return { state: toBase64(state) };
+    return {
+      state: new Uint8Array(
+        this.kernel.memory.buffer,
+        pointer,
+        this.kernel.snapshotLength(),
+      ).slice(),
+    };
   }
 
   protected restoreState(body: OperationsSnapshotBody, snapshotFile: string): void {
-    const state = fromBase64(body.state);
+    const { state } = body;
+    if (!(state instanceof Uint8Array)) {
+      throw new JournalError(
+        snapshotFile,
+        "refusing the snapshot: its state is not a section of bytes",
+      );
+    }
     this.check(this.kernel.beginJsonl(body.headerPending ? 1 : 0));
     const room = this.kernel.restoreRoom(state.length);
     if (room === 0) this.check(Limit.MEMORY);

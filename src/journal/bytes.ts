@@ -12,8 +12,8 @@ export function concatBytes(pieces: readonly Uint8Array[]): Uint8Array {
 
 /**
  * Node's Buffer, where there is one (a browser has none): native byte work — `equals` is the C
- * library's memcmp, base64 is coded in C++ — where JavaScript's loops would run a one-shot pass
- * over megabytes before they are optimized, several times slower.
+ * library's memcmp, `indexOf` its memchr — where JavaScript's loops would run a one-shot pass over
+ * megabytes before they are optimized, several times slower.
  */
 export const NodeBuffer = (globalThis as { Buffer?: typeof Buffer }).Buffer;
 

@@ -7,7 +7,6 @@ import {
   encodeSnapshot,
   SNAPSHOT_MAGIC,
   SNAPSHOT_VERSION,
-  toBase64,
   u32Bytes,
 } from "../../bindings/snapshot-format.js";
 import { sha256 } from "../../src/digest/sha256.js";
@@ -44,28 +43,88 @@ async function refusal(snapshot: Uint8Array, bytes: Uint8Array): Promise<string>
   return (outcome as { threw: { message: string } }).threw.message;
 }
 
+/** Bytes after `head` of the snapshot, the head's digest made to match them again. */
+function redigested(snapshot: Uint8Array, body: Uint8Array): Uint8Array {
+  const head = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${sha256().update(body).hex()}\n`;
+  expect(snapshot.length).toBeGreaterThan(head.length);
+  return concatBytes(encoder.encode(head), body);
+}
+
 describe("the snapshot file", () => {
-  it("is the magic and version, the SHA-256 of the body's UTF-8 JSON, then that JSON", () => {
+  it("is the magic and version, the SHA-256 of the body, the JSON of its other fields and where its byte fields lie, then those bytes, each at a multiple of 8", () => {
     fc.assert(
       fc.property(
         fc.array(fc.string({ unit: "grapheme", maxLength: 6 }), { maxLength: 4 }),
         fc.uint8Array({ maxLength: 40 }),
-        (ids, bytes) => {
+        fc.uint8Array({ maxLength: 40 }),
+        (ids, records, paths) => {
           const body = {
             model: "dag",
             dag: { nodes: ids.map((id, i) => ({ id: `${id}${i}`, deps: [] })) },
-            nodeRecords: toBase64(bytes),
+            nodeRecords: records,
+            started: true,
+            pathBytes: paths,
           } as unknown as DagSnapshotBody;
-          const json = new TextEncoder().encode(JSON.stringify(body));
-          const head = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${sha256().update(json).hex()}\n`;
-          const expected = concatBytes(new TextEncoder().encode(head), json);
+          const pathsAt = Math.ceil(records.length / 8) * 8;
+          const line = encoder.encode(
+            `${JSON.stringify({
+              model: "dag",
+              dag: body.dag,
+              started: true,
+              sections: { nodeRecords: [0, records.length], pathBytes: [pathsAt, paths.length] },
+            })}\n`,
+          );
+          const headBytes = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n`.length + 65;
+          const binaryAt = Math.ceil((headBytes + line.length) / 8) * 8;
+          const afterHead = new Uint8Array(binaryAt - headBytes + pathsAt + paths.length);
+          afterHead.set(line);
+          afterHead.set(records, binaryAt - headBytes);
+          afterHead.set(paths, binaryAt - headBytes + pathsAt);
           const encoded = encodeSnapshot(body);
           expect(encoded).toBeInstanceOf(Uint8Array);
-          expect(Array.from(encoded)).toEqual(Array.from(expected));
+          expect(Buffer.compare(encoded, redigested(encoded, afterHead))).toBe(0);
           expect(decodeSnapshot(encoded, "s")).toEqual(body);
         },
       ),
     );
+  });
+
+  it("refuses sections that do not lie where a snapshot's can, though its checksum matches", () => {
+    const encoded = encodeSnapshot({
+      model: "operations",
+      started: true,
+      headerPending: false,
+      prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
+      state: new Uint8Array(20).fill(7),
+    });
+    const text = new TextDecoder().decode(encoded);
+    const lineStart = text.indexOf("\n", text.indexOf("\n") + 1) + 1;
+    const lineEnd = text.indexOf("\n", lineStart);
+    const fields = JSON.parse(text.slice(lineStart, lineEnd));
+    expect(fields.sections).toEqual({ state: [0, 20] });
+    const withSections = (sections: unknown) => {
+      const line = encoder.encode(JSON.stringify({ ...fields, sections }));
+      const rest = encoded.subarray(lineEnd);
+      return redigested(encoded, concatBytes(line, rest));
+    };
+    expect(
+      (decodeSnapshot(withSections({ state: [0, 20] }), "s") as { state: unknown }).state,
+    ).toEqual(new Uint8Array(20).fill(7));
+    for (const sections of [
+      { state: [0, 21] },
+      { state: [4, 8] },
+      { state: [-8, 8] },
+      { state: [0, 1.5] },
+      { state: [0] },
+      { state: "0,20" },
+      { model: [0, 4] },
+      null,
+      [[0, 20]],
+    ]) {
+      expect(() => decodeSnapshot(withSections(sections), "s"), JSON.stringify(sections)).toThrow(
+        /its sections do not lie where its JSON says/,
+      );
+    }
   });
 });
 
@@ -154,17 +213,20 @@ describe("snapshot and resume", () => {
     );
     const body = decodeSnapshot(snapshotOf(surfaceJournal), "s") as DagSnapshotBody;
     const edited = (edit: Partial<DagSnapshotBody>) => encodeSnapshot({ ...body, ...edit });
-    const u32s = (...values: number[]) => toBase64(u32Bytes(values));
+    const u32s = (...values: number[]) => u32Bytes(values);
     const cases: [Partial<DagSnapshotBody>, RegExp][] = [
-      [{ pathBytes: "not base64!" }, /its pathBytes is not base64/],
-      [{ surfaceIds: 7 as unknown as string }, /its surfaceIds is not base64/],
-      [{ pathEnds: toBase64(new Uint8Array(5)) }, /pathEnds is not a whole number of u32s/],
+      [
+        { pathBytes: "not bytes" as unknown as Uint8Array },
+        /its pathBytes is not a section of bytes/,
+      ],
+      [{ surfaceIds: 7 as unknown as Uint8Array }, /its surfaceIds is not a section of bytes/],
+      [{ pathEnds: new Uint8Array(5) }, /pathEnds is not a whole number of u32s/],
       [{ pathEnds: u32s(4, 2) }, /its path ends run backwards/],
       [{ pathEnds: u32s(4, 9) }, /its path ends do not fit its path bytes/],
       [{ surfaceLengths: u32s(0) }, /its surfaces do not fit its DAG/],
       [{ surfaceLengths: u32s(4, 0) }, /its surface ids do not fit its surfaces/],
       [{ surfaceIds: u32s(0, 1, 5) }, /a surface names a path it does not hold/],
-      [{ pathBytes: toBase64(encoder.encode("a.tsa.ts")) }, /it holds the same path twice/],
+      [{ pathBytes: encoder.encode("a.tsa.ts") }, /it holds the same path twice/],
     ];
     for (const [edit, message] of cases) {
       expect(await refusal(edited(edit), surfaceJournal), JSON.stringify(edit)).toMatch(message);
@@ -179,7 +241,7 @@ describe("snapshot and resume", () => {
         fc.constantFrom(...fields),
         fc.uint8Array({ maxLength: 24 }),
         async (field, bytes) => {
-          const snapshot = encodeSnapshot({ ...body, [field]: toBase64(bytes) });
+          const snapshot = encodeSnapshot({ ...body, [field]: bytes });
           const outcome = await asyncOutcomeOf(async () =>
             (await engine.resume(snapshot, concatBytes(journal, appended))).finish(),
           );

@@ -89,12 +89,13 @@ describe("statefold gate", () => {
     const journal = join(dir, "j.jsonl");
     const snapshot = join(dir, "j.snapshot");
     await gate(journal, "--snapshot", snapshot);
-    const original = readFileSync(snapshot, "utf8");
-    writeFileSync(snapshot, original.replace('"started":true', '"started":false'));
+    // Latin-1 keeps every byte as it is: a snapshot's sections are binary.
+    const original = readFileSync(snapshot, "latin1");
+    writeFileSync(snapshot, original.replace('"started":true', '"started":false'), "latin1");
     const tampered = await gate(journal, "--snapshot", snapshot);
     expect(tampered.code).toBe(2);
     expect(tampered.stderr).toMatch(/refusing the snapshot: its checksum does not match/);
-    writeFileSync(snapshot, original);
+    writeFileSync(snapshot, original, "latin1");
     writeFileSync(
       journal,
       HEADER + START.replace('"A"}\n{"kind":"landed"', '"B"}\n{"kind":"landed"'),

@@ -12,8 +12,6 @@ import {
   decodeSnapshot,
   type ExecutiveSnapshotBody,
   encodeSnapshot,
-  fromBase64,
-  toBase64,
 } from "../../bindings/snapshot-format.js";
 import { referenceExecutiveEngine } from "../../src/executive-engine.js";
 import { JournalError } from "../../src/journal/errors.js";
@@ -102,7 +100,7 @@ describe("executive audit snapshots", () => {
     const snapshot = snapshotAt(engine, bytes, Math.floor(bytes.length * 0.8));
     const body = decodeSnapshot(snapshot, "s") as ExecutiveSnapshotBody;
     expect(body.recorded.length).toBeGreaterThan(0);
-    const report = fromBase64(body.report);
+    const report = body.report;
     let refused = 0;
     const tryBody = async (edited: ExecutiveSnapshotBody) => {
       try {
@@ -120,7 +118,7 @@ describe("executive audit snapshots", () => {
       for (const value of [0xff, 0x80]) {
         const edited = report.slice();
         edited[at] = value;
-        await tryBody({ ...body, report: toBase64(edited) });
+        await tryBody({ ...body, report: edited });
       }
     }
     const machine = body.machine;
