@@ -403,7 +403,6 @@ function restoreKernel(
   const idsAt = surfaceRoom + surfaceLengths.byteLength;
   restored(kernel.restoreSurfaces(surfaceRoom, idsAt, MALFORMED_SURFACE), "surfaces");
   copyInto(kernel, kernel.reportPointer(), report);
-  const subjectRoom = kernel.adoptRestoredReport(subject.length);
-  new Uint8Array(kernel.memory.buffer, subjectRoom, subject.length).set(subject);
+  copyInto(kernel, kernel.adoptRestoredReport(subject.length), subject);
   kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
 }

@@ -31,7 +31,7 @@ export const RESTORE_DUPLICATE_PATH: i32 = -2;
  * than doubled as they come (10⁵ nodes' paths: several rehashes of every path).
  */
 export function restorePaths(bytes: usize, ends: usize, count: u32): i32 {
-  const total = count == 0 ? 0 : <usize>load<u32>(ends + ((<usize>count - 1) << 2));
+  const total: usize = count == 0 ? 0 : <usize>load<u32>(ends + ((<usize>count - 1) << 2));
   if (!reservePathRoom(count, total)) return RESTORE_MEMORY;
   let start: u32 = 0;
   for (let path: u32 = 0; path < count; path++) {
