@@ -23,7 +23,7 @@ import {
 export {
   adoptRestoredReport,
   ILLEGAL_ENTRY_BYTES,
-  isTampered,
+  nextTampered,
   REPORT_EVENTS,
   REPORT_BYTES,
   REPORT_ILLEGAL,

@@ -26,7 +26,8 @@ export interface KernelExports {
   foldRecords(bytes: number, pathCount: number): number;
   finishRecords(): void;
   reportPointer(): number;
-  isTampered(node: number): number;
+  /** The first tampered node from `node` on, or -1. */
+  nextTampered(node: number): number;
   nodeStatus(node: number): number;
   nodePhase(node: number): number;
   nodeValidation(node: number): number;

@@ -66,8 +66,8 @@ export function readReport(kernel: KernelExports, context: ReportContext): Repor
           };
   }
   const tampered: string[] = [];
-  for (let node = 0; node < context.ids.nodeCount; node++) {
-    if (kernel.isTampered(node) !== 0) tampered.push(idOf(node));
+  for (let node = kernel.nextTampered(0); node >= 0; node = kernel.nextTampered(node + 1)) {
+    tampered.push(idOf(node));
   }
   invariants.tamperEvident =
     tampered.length === 0 ? { holds: true } : { holds: false, nodes: tampered };

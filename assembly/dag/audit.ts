@@ -212,9 +212,18 @@ export function countStatuses(): void {
 }
 
 /** tamperEvident: proven in the final state with no logged pass. */
-export function isTampered(node: i32): bool {
+function isTampered(node: i32): bool {
   return (
     load<u8>(statusAt(node)) == Status.PROVEN &&
     load<u8>(passLoggedAt(node)) == 0
   );
+}
+
+/**
+ * The first tampered node from `node` on, or -1: the host lists them with a call per tampered
+ * node, not a call per node (10⁵ of them for a report that usually lists none).
+ */
+export function nextTampered(node: i32): i32 {
+  for (; node < nodeCount; node++) if (isTampered(node)) return node;
+  return -1;
 }
