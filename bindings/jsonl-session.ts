@@ -393,12 +393,12 @@ function restoreKernel(
   };
   const pathRoom = kernel.restoreRoom(pathEnds.byteLength + pathBytes.length);
   if (pathRoom === 0) throw refuse("the kernel's memory cannot hold its paths");
-  copyInto(kernel, pathRoom, u32Bytes(pathEnds));
+  copyInto(kernel, pathRoom, bytesOf("pathEnds"));
   copyInto(kernel, pathRoom + pathEnds.byteLength, pathBytes);
   restored(kernel.restorePaths(pathRoom + pathEnds.byteLength, pathRoom, pathEnds.length), "paths");
   const surfaceRoom = kernel.restoreRoom(surfaceLengths.byteLength + surfaceIds.length);
   if (surfaceRoom === 0) throw refuse("the kernel's memory cannot hold its surfaces");
-  copyInto(kernel, surfaceRoom, u32Bytes(surfaceLengths));
+  copyInto(kernel, surfaceRoom, bytesOf("surfaceLengths"));
   copyInto(kernel, surfaceRoom + surfaceLengths.byteLength, surfaceIds);
   const idsAt = surfaceRoom + surfaceLengths.byteLength;
   restored(kernel.restoreSurfaces(surfaceRoom, idsAt, MALFORMED_SURFACE), "surfaces");

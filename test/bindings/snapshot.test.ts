@@ -43,10 +43,9 @@ async function refusal(snapshot: Uint8Array, bytes: Uint8Array): Promise<string>
   return (outcome as { threw: { message: string } }).threw.message;
 }
 
-/** Bytes after `head` of the snapshot, the head's digest made to match them again. */
-function redigested(snapshot: Uint8Array, body: Uint8Array): Uint8Array {
+/** A snapshot of these bytes after its head, the head's digest theirs. */
+function redigested(body: Uint8Array): Uint8Array {
   const head = `${SNAPSHOT_MAGIC} ${SNAPSHOT_VERSION}\n${sha256().update(body).hex()}\n`;
-  expect(snapshot.length).toBeGreaterThan(head.length);
   return concatBytes(encoder.encode(head), body);
 }
 
@@ -82,7 +81,7 @@ describe("the snapshot file", () => {
           afterHead.set(paths, binaryAt - headBytes + pathsAt);
           const encoded = encodeSnapshot(body);
           expect(encoded).toBeInstanceOf(Uint8Array);
-          expect(Buffer.compare(encoded, redigested(encoded, afterHead))).toBe(0);
+          expect(Buffer.compare(encoded, redigested(afterHead))).toBe(0);
           expect(decodeSnapshot(encoded, "s")).toEqual(body);
         },
       ),
@@ -105,7 +104,7 @@ describe("the snapshot file", () => {
     const withSections = (sections: unknown) => {
       const line = encoder.encode(JSON.stringify({ ...fields, sections }));
       const rest = encoded.subarray(lineEnd);
-      return redigested(encoded, concatBytes(line, rest));
+      return redigested(concatBytes(line, rest));
     };
     expect(
       (decodeSnapshot(withSections({ state: [0, 20] }), "s") as { state: unknown }).state,
