@@ -63,6 +63,10 @@ export class KernelHost {
    * builds its DAG without writing or scanning it again.
    */
   headerModel(firstLine: Uint8Array, file: string): ModelName | null {
+    // The last dag header again (a campaign's next journal): writing it would drop the DAG the
+    // kernel holds, and the session would build it again.
+    const last = this.lastHeader;
+    if (last !== null && sameBytes(last.line, firstLine)) return "dag";
     const pointer = this.writeHeader(firstLine);
     if (pointer !== 0) {
       const model = HEADER_MODELS[this.kernel.headerModel()];

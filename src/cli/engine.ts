@@ -46,21 +46,28 @@ export interface AuditOptions extends ReadJournalOptions {
 }
 
 let wasmEngine: Promise<WasmEngine> | undefined;
+/** The wasm engine once `wasmEngine` has settled on it. */
+let loadedWasmEngine: WasmEngine | null = null;
 
-/** First lines this long have their model read by the dag kernel (loaded for it if need be). */
+/** First lines this long have their model read by the dag kernel, loaded for it if need be. */
 const KERNEL_PEEK_BYTES_MIN = 64 * 1024;
 
 /**
- * How a journal's model is read off its first line: by the dag kernel for a big header when the
- * wasm engine runs (a 10⁵-node DAG is megabytes of JSON to parse for one field), else by the
- * reference reader. Both give the same answer.
+ * How a journal's model is read off its first line when the wasm engine runs: by the dag kernel
+ * once it is loaded, or for a big header (a 10⁵-node DAG is megabytes of JSON to parse for one
+ * field); the kernel then keeps the line scanned, and a dag journal's session builds its DAG
+ * without scanning it again. Otherwise — and always for the reference engine — by the reference
+ * reader: loading the dag kernel for a small header of another model would cost more than
+ * parsing it. Both give the same answer.
  */
 export function headerModelReader(name: EngineName): HeaderModelReader {
-  return async (firstLine, file) => {
-    if (name !== "wasm" || firstLine.length < KERNEL_PEEK_BYTES_MIN)
-      return readJsonlHeaderModel(firstLine, file);
-    const engine = (await engineNamed("wasm")) as WasmEngine;
-    return engine.headerModel(firstLine, file);
+  return (firstLine, file) => {
+    if (name !== "wasm") return readJsonlHeaderModel(firstLine, file);
+    if (loadedWasmEngine !== null) return loadedWasmEngine.headerModel(firstLine, file);
+    if (firstLine.length < KERNEL_PEEK_BYTES_MIN) return readJsonlHeaderModel(firstLine, file);
+    return engineNamed("wasm").then((engine) =>
+      (engine as WasmEngine).headerModel(firstLine, file),
+    );
   };
 }
 
@@ -69,7 +76,10 @@ export async function engineNamed(name: EngineName): Promise<Engine> {
     case "reference":
       return referenceEngine;
     case "wasm":
-      wasmEngine ??= loadEngine();
+      wasmEngine ??= loadEngine().then((engine) => {
+        loadedWasmEngine = engine;
+        return engine;
+      });
       return wasmEngine;
     default: {
       const unreachable: never = name;

@@ -272,6 +272,38 @@ describe("statefold audit --format ndjson", () => {
   });
 });
 
+describe("statefold audit of journals of several models", () => {
+  it("reads each journal's model off its own header, after the first has loaded the dag kernel", async () => {
+    // The first journal loads the dag kernel; the next headers are read by it, a header it does
+    // not read plain (an escaped key) by the reference reader, as a lone journal's is.
+    const escaped = DIAMOND.replace('{"statefold"', '{"\\u0073tatefold"');
+    expect(escaped).not.toBe(DIAMOND);
+    const dir = tempFiles({ "escaped.jsonl": escaped });
+    const inputs = [
+      "examples/diamond.jsonl",
+      "examples/operations/fencing-stale-epoch.jsonl",
+      "examples/executive/conformant.jsonl",
+      join(dir, "escaped.jsonl"),
+      VIOLATIONS[0] as string,
+      "examples/diamond.jsonl",
+    ];
+    const together = await statefold(["audit", "--jobs", "1", "--format", "ndjson", ...inputs]);
+    const alone = await Promise.all(
+      inputs.map((input) => statefold(["audit", "--format", "ndjson", input])),
+    );
+    expect(ndjson(together.stdout)).toEqual(alone.flatMap((run) => ndjson(run.stdout)));
+    expect(together.code).toBe(1);
+    expect(ndjson(together.stdout).map(({ report }) => report.model ?? "dag")).toEqual([
+      "dag",
+      "operations",
+      "executive",
+      "dag",
+      "dag",
+      "dag",
+    ]);
+  });
+});
+
 describe("statefold audit --jobs", () => {
   /** A larger journal first, so that with two workers the small ones are done before it. */
   function mixedInputs(): string[] {

@@ -259,3 +259,21 @@ describe("the kernel's header reader", () => {
     ]);
   });
 });
+
+describe("a campaign's journals over one header", () => {
+  it("have their model read without dropping the DAG the kernel built for the last of them", () => {
+    const host = new KernelHost((builds[0] as Build).host.kernel);
+    const line = lineOf(PLAIN);
+    const built = host.headerDag(line, FILE);
+    expect(built).toBeInstanceOf(KernelHeaderDag);
+    // The next journal: its model is peeked, then its session asks for the DAG.
+    expect(host.headerModel(line.slice(), FILE)).toBe("dag");
+    expect(host.headerDag(line.slice(), FILE)).toBe(built);
+    // Another header in between is read by the kernel, and drops that DAG.
+    const other = lineOf(KERNEL_READ["non-ASCII ids"] as string);
+    expect(host.headerModel(other, FILE)).toBe("dag");
+    const rebuilt = host.headerDag(line, FILE);
+    expect(rebuilt).not.toBe(built);
+    expect(idsOf(rebuilt as KernelHeaderDag)).toEqual(idsOf(built as KernelHeaderDag));
+  });
+});
