@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { STATUSES } from "../../bindings/codes.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import {
   type DagSnapshotBody,
@@ -230,6 +231,29 @@ describe("snapshot and resume", () => {
     for (const [edit, message] of cases) {
       expect(await refusal(edited(edit), surfaceJournal), JSON.stringify(edit)).toMatch(message);
     }
+  });
+
+  it("reports as tampered every node its state holds proven without a logged pass", async () => {
+    // No journal can bring this about (a node is proven only by a logged pass); a state edited
+    // with its checksum made to match can, and tamperEvident is there to say so.
+    const ids = ["A", "B", "C", "D", "E", "F"];
+    const sixNodes = encoder.encode(
+      `${JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: ids.map((id) => ({ id, deps: [] })) } })}\n{"kind":"dispatched","id":"A"}\n`,
+    );
+    const body = decodeSnapshot(snapshotOf(sixNodes), "s") as DagSnapshotBody;
+    const records = body.nodeRecords.slice();
+    const recordBytes = records.length / ids.length;
+    const provenCode = STATUSES.indexOf("proven");
+    for (const node of [1, 2, 4]) records[node * recordBytes] = provenCode;
+    const resumed = await engine.resume(
+      encodeSnapshot({ ...body, nodeRecords: records }),
+      sixNodes,
+    );
+    const report = resumed.finish();
+    expect(report.invariants.tamperEvident).toEqual({ holds: false, nodes: ["B", "C", "E"] });
+    expect(report.final.counts.proven).toBe(3);
+    const untouched = await engine.resume(snapshotOf(sixNodes), sixNodes);
+    expect(untouched.finish().invariants.tamperEvident).toEqual({ holds: true });
   });
 
   it("restores or refuses by name any bytes in its packed fields: never a crash", async () => {
