@@ -41,7 +41,7 @@ import {
   recordField,
   ValueType,
 } from "./fields";
-import { addToPayload, beginPayload, internPath } from "./surface";
+import { addToPayload, beginPayload, internPathAt } from "./surface";
 
 /** Starts a JSONL journal over the loaded DAG. Returns a Limit code. */
 export function beginJsonl(skipHeader: bool): i32 {
@@ -130,7 +130,7 @@ function auditScanned(index: f64, shape: i32): void {
   if (kind < 0) {
     return stopAtIntegrityFault(index, lineNumber, Integrity.UNKNOWN_KIND, 0, kindText, kindLength);
   }
-  const surfaceShape = kind == Kind.SURFACE_WIDENED ? collectSurface() : SurfaceShape.ABSENT;
+  const surfaceShape = kind == Kind.SURFACE_WIDENED ? collectSurface(node) : SurfaceShape.ABSENT;
   if (stopped) return;
   auditEvent(index, lineNumber, node, <u8>kind, resultCode(), surfaceShape);
 }
@@ -200,14 +200,15 @@ function resultCode(): u8 {
   return Result.MISSING_OR_OTHER;
 }
 
-/** Interns the surface payload's paths into the payload list; returns its SurfaceShape. */
-function collectSurface(): u8 {
+/** Interns the surface payload's paths on `node` into the payload list; returns its SurfaceShape. */
+function collectSurface(node: i32): u8 {
   beginPayload();
   const type = fieldType(Field.SURFACE);
   if (type == ValueType.ABSENT || type == ValueType.NULL) return SurfaceShape.ABSENT;
   if (type != ValueType.ARRAY) return SurfaceShape.OTHER;
   const end = fieldEnd(Field.SURFACE) - 1; // the closing bracket
   let at = skipWhitespace(fieldStart(Field.SURFACE) + 1, end);
+  let position: u32 = 0;
   while (at < end) {
     if (load<u8>(at) != CharCode.QUOTE) return SurfaceShape.OTHER;
     const stringEnd = scanString(at, end);
@@ -217,7 +218,7 @@ function collectSurface(): u8 {
       length = decodeString(text, text + length, scratch);
       text = scratch;
     }
-    const path = internPath(text, length);
+    const path = internPathAt(node, position++, text, length);
     if (path < 0 || !addToPayload(<u32>path)) {
       stopAtLimit(Limit.MEMORY);
       return SurfaceShape.OTHER;
