@@ -261,8 +261,8 @@ describe("the kernel's header reader", () => {
 });
 
 describe("a campaign's journals over one header", () => {
-  it("have their model read without dropping the DAG the kernel built for the last of them", () => {
-    const host = new KernelHost((builds[0] as Build).host.kernel);
+  it("have their model read without dropping the DAG the kernel built for the last of them", async () => {
+    const host = new KernelHost(await instantiateKernel(undefined, (builds[0] as Build).flavour));
     const line = lineOf(PLAIN);
     const built = host.headerDag(line, FILE);
     expect(built).toBeInstanceOf(KernelHeaderDag);
