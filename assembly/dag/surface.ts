@@ -116,8 +116,11 @@ function growPathTable(capacity: u32): bool {
 export function reservePathRoom(count: u32, bytes: usize): bool {
   if (!usePathIdSpace(count)) return false;
   const used = <usize>load<u32>(pathStarts + ((<usize>pathCount) << 2));
-  if (used + bytes <= pathBytesCapacity) return true;
-  const capacity = used + bytes;
+  return used + bytes <= pathBytesCapacity || growPathBytes(used, used + bytes);
+}
+
+/** Moves the paths' `used` bytes to an area of `capacity` bytes; false when memory is exhausted. */
+function growPathBytes(used: usize, capacity: usize): bool {
   if (capacity > <usize>u32.MAX_VALUE) return false;
   const grown = reserve(capacity);
   if (grown == 0) return false;
@@ -136,12 +139,7 @@ export function internPath(pointer: usize, length: usize): i64 {
   while (true) {
     const entry = load<u32>(pathSlots + ((<usize>slot) << 2));
     if (entry == 0) break;
-    if (load<u32>(pathTags + ((<usize>slot) << 2)) == hash) {
-      const path = entry - 1;
-      const start = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2));
-      const end = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2), 4);
-      if (end - start == length && memory.compare(start, pointer, length) == 0) return path;
-    }
+    if (load<u32>(pathTags + ((<usize>slot) << 2)) == hash && isPath(entry - 1, pointer, length)) return entry - 1;
     slot = (slot + 1) & mask;
   }
   return addPath(pointer, length, hash);
@@ -157,11 +155,18 @@ export function internPath(pointer: usize, length: usize): i64 {
 export function internPathAt(node: i32, position: u32, pointer: usize, length: usize): i64 {
   if (position < load<u32>(blockLength + ((<usize>node) << 2))) {
     const path = load<u32>(arena + ((<usize>(load<u32>(blockStart + ((<usize>node) << 2)) + position)) << 2));
-    const start = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2));
-    const end = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2), 4);
-    if (end - start == length && memory.compare(start, pointer, length) == 0) return path;
+    if (isPath(path, pointer, length)) return path;
   }
   return internPath(pointer, length);
+}
+
+/** Whether path `path`'s bytes are exactly these. */
+// @ts-expect-error: decorator
+@inline
+function isPath(path: u32, pointer: usize, length: usize): bool {
+  const start = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2));
+  const end = pathBytes + load<u32>(pathStarts + ((<usize>path) << 2), 4);
+  return end - start == length && memory.compare(start, pointer, length) == 0;
 }
 
 function addPath(pointer: usize, length: usize, hash: u32): i64 {
@@ -170,13 +175,7 @@ function addPath(pointer: usize, length: usize, hash: u32): i64 {
   if (used + length > pathBytesCapacity) {
     let capacity = pathBytesCapacity << 1;
     while (used + length > capacity) capacity <<= 1;
-    if (capacity > <usize>u32.MAX_VALUE) return -1;
-    const bytes = reserve(capacity);
-    if (bytes == 0) return -1;
-    memory.copy(bytes, pathBytes, used);
-    abandon(pathBytes, pathBytesCapacity);
-    pathBytes = bytes;
-    pathBytesCapacity = capacity;
+    if (!growPathBytes(used, capacity)) return -1;
   }
   memory.copy(pathBytes + used, pointer, length);
   const path = pathCount++;
