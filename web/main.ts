@@ -1,13 +1,15 @@
 /**
- * The in-browser auditor's page: pick or drop a journal (and its DAG file), audit it in a Web
- * Worker (audit-worker.ts) with a progress bar, then show the HTML report's view of it
- * (src/report) and the report as JSON. Nothing leaves the machine: the page's policy allows no
- * fetch beyond its own files.
+ * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model or
+ * leave it to the header, audit it in a Web Worker (audit-worker.ts) with a progress bar, then
+ * show the HTML report's view of it (src/report) and the report as JSON. Nothing leaves the
+ * machine: the page's policy allows no fetch beyond its own files.
  */
+import { isModelName, MODEL_NAMES, type ModelName } from "../src/models/registry.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
+const modelChoice = element<HTMLSelectElement>("model");
 const drop = element<HTMLElement>("drop");
 const status = element<HTMLElement>("status");
 const progress = element<HTMLProgressElement>("progress");
@@ -19,6 +21,8 @@ let journal: File | null = null;
 let dag: File | null = null;
 let worker: Worker | null = null;
 
+for (const name of MODEL_NAMES) modelChoice.add(new Option(name, name));
+
 journalInput.addEventListener("change", () => {
   journal = journalInput.files?.[0] ?? null;
   start();
@@ -27,6 +31,7 @@ dagInput.addEventListener("change", () => {
   dag = dagInput.files?.[0] ?? null;
   start();
 });
+modelChoice.addEventListener("change", start);
 drop.addEventListener("dragover", (event) => {
   event.preventDefault();
   drop.classList.add("over");
@@ -76,7 +81,7 @@ function start(): void {
     if (current === worker) show(name, event.data);
   };
   current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
-  const request: AuditRequest = { journal, dag };
+  const request: AuditRequest = { journal, dag, model: chosenModel() };
   current.postMessage(request);
 }
 
@@ -121,6 +126,11 @@ function show(name: string, message: AuditMessage): void {
       throw new Error(`unknown message ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/** The model picked, or null for the one the header names (the empty option). */
+function chosenModel(): ModelName | null {
+  return isModelName(modelChoice.value) ? modelChoice.value : null;
 }
 
 function showError(text: string): void {
