@@ -5,11 +5,13 @@
  * machine: the page's policy allows no fetch beyond its own files.
  */
 import { isModelName, MODEL_NAMES, type ModelName } from "../src/models/registry.js";
+import { MODEL_GUIDES } from "./model-guides.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
 const modelChoice = element<HTMLSelectElement>("model");
+const modelGuides = element<HTMLUListElement>("model-guides");
 const drop = element<HTMLElement>("drop");
 const status = element<HTMLElement>("status");
 const progress = element<HTMLProgressElement>("progress");
@@ -21,7 +23,10 @@ let journal: File | null = null;
 let dag: File | null = null;
 let worker: Worker | null = null;
 
-for (const name of MODEL_NAMES) modelChoice.add(new Option(name, name));
+for (const name of MODEL_NAMES) {
+  modelChoice.add(new Option(name, name));
+  modelGuides.append(guideItem(name));
+}
 
 journalInput.addEventListener("change", () => {
   journal = journalInput.files?.[0] ?? null;
@@ -126,6 +131,25 @@ function show(name: string, message: AuditMessage): void {
       throw new Error(`unknown message ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
+function guideItem(name: ModelName): HTMLLIElement {
+  const item = document.createElement("li");
+  item.dataset.model = name;
+  const title = document.createElement("strong");
+  title.textContent = name;
+  item.append(title, ": ");
+  MODEL_GUIDES[name].split("`").forEach((text, index) => {
+    if (index % 2 === 0) {
+      item.append(text);
+      return;
+    }
+    const code = document.createElement("code");
+    code.textContent = text;
+    item.append(code);
+  });
+  return item;
 }
 
 /** The model picked, or null for the one the header names (the empty option). */

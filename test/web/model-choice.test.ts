@@ -66,6 +66,29 @@ describe("the page's model choice", () => {
     await page.close();
   });
 
+  it("tells, for every model, what its journal needs picked beside it and what is optional", async () => {
+    const page = await web.open();
+    const expected: Record<(typeof MODEL_NAMES)[number], RegExp[]> = {
+      dag: [
+        /header line carries the DAG/,
+        /\.lisp-expr.*needs its DAG file/,
+        /DAG file is optional/,
+      ],
+      operations: [/Nothing is picked beside it/, /without a header line needs Model: operations/],
+      executive: [
+        /header line, with the run's spec and budget, is required/,
+        /statefold executive SPEC BUDGET/,
+      ],
+    };
+    for (const model of MODEL_NAMES) {
+      const guide = (await page.textContent(`#drop li[data-model="${model}"]`)) ?? "";
+      expect(guide.startsWith(`${model}: `)).toBe(true);
+      for (const phrase of expected[model]) expect(guide).toMatch(phrase);
+    }
+    expect(await page.isVisible('#drop li[data-model="executive"] code')).toBe(true);
+    await page.close();
+  });
+
   it("audits a headerless operations journal as the operations model picked, as --model operations does", async () => {
     const journal = headerless("operations/retry-ladder.jsonl", "retry-ladder-headerless.jsonl");
     const page = await web.open();
