@@ -184,6 +184,43 @@ describe("the in-browser auditor", () => {
     await page.close();
   });
 
+  it("lets a DAG file picked for one journal go when the next journal is picked", async () => {
+    for (const next of [example("diamond.jsonl"), example("operations/retry-ladder.jsonl")]) {
+      const page = await web.open();
+      const dag = example("runtime/dag.json");
+      expect(await auditInPage(page, example("runtime/campaign.lisp-expr"), dag)).toBe("done");
+      expect(await auditInPage(page, next)).toBe("done");
+      expect(await shownReport(page)).toEqual(cliReport(next));
+      expect(await page.$eval("#dag", (input) => (input as HTMLInputElement).files?.length)).toBe(
+        0,
+      );
+      expect(await page.textContent("#dag-owner")).toBe("");
+      await page.close();
+    }
+  });
+
+  it("gives a DAG file to the journal picked before it, or, picked first, to the next one", async () => {
+    const headerless = join(scratch, "owned-headerless.jsonl");
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    writeFileSync(headerless, lines.slice(1).join("\n"));
+    const dag = example("diamond.dag.json");
+    const page = await web.open();
+    expect(await auditInPage(page, headerless)).toBe("error");
+    await page.setInputFiles("#dag", dag);
+    await page.waitForFunction(() => document.body.dataset.state === "done");
+    expect(await page.textContent("#dag-owner")).toBe("for owned-headerless.jsonl");
+    await expectShownAsCli(page, headerless, dag);
+    await page.close();
+
+    const fresh = await web.open();
+    await fresh.setInputFiles("#dag", dag);
+    expect(await fresh.textContent("#dag-owner")).toBe("for the next journal picked");
+    expect(await auditInPage(fresh, headerless)).toBe("done");
+    expect(await fresh.textContent("#dag-owner")).toBe("for owned-headerless.jsonl");
+    await expectShownAsCli(fresh, headerless, dag);
+    await fresh.close();
+  });
+
   it("says clearly why a file that is not a journal, a journal without its DAG, or a bad DAG cannot be audited", async () => {
     const notJsonl = join(scratch, "picture.png");
     writeFileSync(
