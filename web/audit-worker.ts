@@ -339,7 +339,7 @@ function isLispExpr(file: File): boolean {
 function explain(error: JournalError, request: AuditRequest): string {
   const message = error.message
     .replace("pass --dag FILE", "pick its DAG file too")
-    .replace(/`--model (\w+)`/g, "Model: $1");
+    .replace(/`?--model (\w+)`?/g, "Model: $1");
   if (message.includes("no DAG") && !isLispExpr(request.journal)) {
     const otherModel =
       request.model === null ? " (or, for a journal of another model, pick its Model)" : "";

@@ -221,16 +221,19 @@ describe("the in-browser auditor", () => {
     await fresh.close();
   });
 
-  it("says clearly why a file that is not a journal, a journal without its DAG, or a bad DAG cannot be audited", async () => {
-    const notJsonl = join(scratch, "picture.png");
-    writeFileSync(
-      notJsonl,
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-    );
+  it("says clearly why a journal without its DAG, or with a bad DAG, cannot be audited", async () => {
+    const headerless = join(scratch, "no-dag-headerless.jsonl");
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    writeFileSync(headerless, lines.slice(1).join("\n"));
     const badDag = join(scratch, "bad.dag.json");
     writeFileSync(badDag, '{"nodes":5}\n');
+    // A file whose line 1 is not JSON at all is test/web/header-errors.test.ts's.
     const cases: [journal: string, dag: string | undefined, message: RegExp][] = [
-      [notJsonl, undefined, /picture\.png: no DAG.*A JSONL journal is one JSON object per line/s],
+      [
+        headerless,
+        undefined,
+        /no-dag-headerless\.jsonl: no DAG.*pick its DAG file too.*A JSONL journal is one JSON object per line/s,
+      ],
       [
         example("runtime/campaign.lisp-expr"),
         undefined,
