@@ -3,8 +3,9 @@
  * engine chunk by chunk (`File.stream()`), so memory stays bounded whatever its size; progress is
  * posted as it goes. The findings' context is then gathered by reading the `File` again, as
  * `statefold audit --html` reads a journal file again, under the same size bound; a .lisp-expr
- * journal, read whole to be audited, is not read twice. The header's model decides which model
- * audits the journal, and on which kernel, as on the command line.
+ * journal, read whole to be audited, is not read twice. The model picked on the page, or else
+ * the header's, decides which model audits the journal, and on which kernel, by the command
+ * line's rule for `--model` (src/journal/choose-model.ts).
  */
 
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
@@ -12,6 +13,7 @@ import { loadEngine, supportsSimd, type WasmEngine } from "../bindings/index.js"
 import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
 import { executiveRunOf } from "../src/executive-engine.js";
 import { chooseDag } from "../src/journal/choose-dag.js";
+import { chooseModel } from "../src/journal/choose-model.js";
 import { parseDagFile } from "../src/journal/dag-file.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { Journal } from "../src/journal/journal.js";
@@ -22,6 +24,7 @@ import type { Dag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import type { ExecutiveReport } from "../src/models/executive/audit.js";
 import type { OperationsReport } from "../src/models/operations/index.js";
+import type { ModelName } from "../src/models/registry.js";
 import { buildJournalView, linesToQuote } from "../src/report/build-journal-view.js";
 import { buildExecutiveView } from "../src/report/executive-view.js";
 import { buildOperationsView, operationsLinesToQuote } from "../src/report/operations-view.js";
@@ -30,6 +33,12 @@ import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
 import type { JournalView } from "../src/report/views.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
+
+/** How the page's model choice is named in messages, where the command line says `--model`. */
+const MODEL_CHOICE = "the page's Model";
+
+/** How the executive engines refuse a journal without its run's spec and budget (executiveRunOf). */
+const EXECUTIVE_RUN_MISSING = 'expected a header with the run\'s "spec" and "budget"';
 
 /** At most this many progress messages a second. */
 const PROGRESS_INTERVAL_MS = 50;
@@ -93,12 +102,34 @@ scope.onmessage = (event) => {
 };
 
 async function audit(request: AuditRequest): Promise<AuditMessage> {
-  const { journal } = request;
-  const model = isLispExpr(journal)
-    ? "dag"
-    : (await peekModel(chunksOf(journal), journal.name)).model;
-  if (model === "executive") return auditExecutive(request);
-  return model === "operations" ? auditOperations(request) : auditDag(request);
+  const model = await modelOf(request);
+  switch (model) {
+    case "dag":
+      return auditDag(request);
+    case "operations":
+      return auditOperations(request);
+    case "executive":
+      return auditExecutive(request);
+    default: {
+      const unreachable: never = model;
+      return unreachable;
+    }
+  }
+}
+
+/** The model picked on the page or named by the header: both, and different, is an error naming both. */
+async function modelOf({ journal, model }: AuditRequest): Promise<ModelName> {
+  const picked = model ?? undefined;
+  if (isLispExpr(journal)) {
+    return chooseModel(
+      journal.name,
+      "dag",
+      picked,
+      `${MODEL_CHOICE}; a .lisp-expr journal is a dag journal`,
+    );
+  }
+  const header = await peekModel(chunksOf(journal), journal.name);
+  return chooseModel(journal.name, header.model, picked, MODEL_CHOICE);
 }
 
 /**
@@ -301,11 +332,21 @@ function isLispExpr(file: File): boolean {
   return file.name.endsWith(".lisp-expr");
 }
 
-/** The reader's message, in the page's terms (a DAG file is picked here, not passed as --dag). */
+/**
+ * The reader's message, in the page's terms (a DAG file is picked here, not passed as --dag; the
+ * model is the page's Model, not --model), with what the journal lacks when it has no header.
+ */
 function explain(error: JournalError, request: AuditRequest): string {
-  const message = error.message.replace("pass --dag FILE", "pick its DAG file too");
+  const message = error.message
+    .replace("pass --dag FILE", "pick its DAG file too")
+    .replace(/`?--model (\w+)`?/g, "Model: $1");
   if (message.includes("no DAG") && !isLispExpr(request.journal)) {
-    return `${message}. A JSONL journal is one JSON object per line; without a DAG file its first line must be the header.`;
+    const otherModel =
+      request.model === null ? " (or, for a journal of another model, pick its Model)" : "";
+    return `${message}. A JSONL journal is one JSON object per line; without a DAG file its first line must be the header${otherModel}.`;
+  }
+  if (error.detail.startsWith(EXECUTIVE_RUN_MISSING)) {
+    return `${message}. Its first line must be the header {"statefold":"journal","version":1,"model":"executive","spec":{…},"budget":{…}}, as \`statefold executive SPEC BUDGET\` writes it: neither this page nor \`statefold audit\` takes the spec and budget from elsewhere.`;
   }
   return message;
 }

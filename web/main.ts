@@ -1,13 +1,18 @@
 /**
- * The in-browser auditor's page: pick or drop a journal (and its DAG file), audit it in a Web
- * Worker (audit-worker.ts) with a progress bar, then show the HTML report's view of it
- * (src/report) and the report as JSON. Nothing leaves the machine: the page's policy allows no
- * fetch beyond its own files.
+ * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model or
+ * leave it to the header, audit it in a Web Worker (audit-worker.ts) with a progress bar, then
+ * show the HTML report's view of it (src/report) and the report as JSON. Nothing leaves the
+ * machine: the page's policy allows no fetch beyond its own files.
  */
+import { isModelName, MODEL_NAMES, type ModelName } from "../src/models/registry.js";
+import { MODEL_GUIDES } from "./model-guides.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
+const modelChoice = element<HTMLSelectElement>("model");
+const modelGuides = element<HTMLUListElement>("model-guides");
+const dagOwner = element<HTMLElement>("dag-owner");
 const drop = element<HTMLElement>("drop");
 const status = element<HTMLElement>("status");
 const progress = element<HTMLProgressElement>("progress");
@@ -16,17 +21,28 @@ const json = element<HTMLDetailsElement>("json");
 const jsonText = element<HTMLElement>("report-json");
 
 let journal: File | null = null;
-let dag: File | null = null;
+/**
+ * The DAG file picked, and the name of the journal it belongs to: the journal picked when it was
+ * picked, or, picked before any, the next one. Picking another journal lets it go, so a DAG file
+ * picked for one journal never applies to the next (where it would refuse a journal with a header,
+ * or judge a headerless one against the wrong DAG).
+ */
+let dag: { readonly file: File; journal: string | null } | null = null;
 let worker: Worker | null = null;
 
-journalInput.addEventListener("change", () => {
-  journal = journalInput.files?.[0] ?? null;
-  start();
-});
+for (const name of MODEL_NAMES) {
+  modelChoice.add(new Option(name, name));
+  modelGuides.append(guideItem(name));
+}
+
+journalInput.addEventListener("change", () => pickJournal(journalInput.files?.[0] ?? null));
 dagInput.addEventListener("change", () => {
-  dag = dagInput.files?.[0] ?? null;
+  const file = dagInput.files?.[0] ?? null;
+  dag = file === null ? null : { file, journal: journal?.name ?? null };
+  showDagOwner();
   start();
 });
+modelChoice.addEventListener("change", start);
 drop.addEventListener("dragover", (event) => {
   event.preventDefault();
   drop.classList.add("over");
@@ -42,10 +58,30 @@ drop.addEventListener("drop", (event) => {
     return;
   }
   const picked = classify(files);
-  journal = picked.journal;
-  dag = picked.dag;
-  start();
+  journalInput.value = "";
+  if (picked.dag !== null) {
+    dagInput.value = "";
+    dag = { file: picked.dag, journal: null };
+  }
+  pickJournal(picked.journal);
 });
+
+/** A journal picked or dropped: the DAG file picked for another lets go, one waiting for it is its. */
+function pickJournal(picked: File | null): void {
+  if (dag !== null && dag.journal !== null && dag.journal !== picked?.name) {
+    dag = null;
+    dagInput.value = "";
+  }
+  journal = picked;
+  if (dag !== null && picked !== null) dag.journal = picked.name;
+  showDagOwner();
+  start();
+}
+
+function showDagOwner(): void {
+  if (dag === null) dagOwner.textContent = "";
+  else dagOwner.textContent = `for ${dag.journal ?? "the next journal picked"}`;
+}
 
 /** Of one or two files dropped, which is the journal and which the DAG file. */
 function classify(files: readonly File[]): { journal: File; dag: File | null } {
@@ -68,7 +104,7 @@ function start(): void {
   frame.hidden = true;
   json.hidden = true;
   status.className = "";
-  status.textContent = `Auditing ${name}${dag === null ? "" : ` against ${dag.name}`}…`;
+  status.textContent = `Auditing ${name}${dag === null ? "" : ` against ${dag.file.name}`}…`;
   progress.hidden = false;
   progress.max = Math.max(journal.size, 1);
   progress.value = 0;
@@ -76,7 +112,7 @@ function start(): void {
     if (current === worker) show(name, event.data);
   };
   current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
-  const request: AuditRequest = { journal, dag };
+  const request: AuditRequest = { journal, dag: dag?.file ?? null, model: chosenModel() };
   current.postMessage(request);
 }
 
@@ -121,6 +157,30 @@ function show(name: string, message: AuditMessage): void {
       throw new Error(`unknown message ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
+function guideItem(name: ModelName): HTMLLIElement {
+  const item = document.createElement("li");
+  item.dataset.model = name;
+  const title = document.createElement("strong");
+  title.textContent = name;
+  item.append(title, ": ");
+  MODEL_GUIDES[name].split("`").forEach((text, index) => {
+    if (index % 2 === 0) {
+      item.append(text);
+      return;
+    }
+    const code = document.createElement("code");
+    code.textContent = text;
+    item.append(code);
+  });
+  return item;
+}
+
+/** The model picked, or null for the one the header names (the empty option). */
+function chosenModel(): ModelName | null {
+  return isModelName(modelChoice.value) ? modelChoice.value : null;
 }
 
 function showError(text: string): void {

@@ -1,10 +1,14 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { ModelReport } from "../src/models/registry.js";
+import type { ModelName, ModelReport } from "../src/models/registry.js";
 
-/** What the page asks: audit this journal, against this DAG file if one is given. */
+/**
+ * What the page asks: audit this journal, against this DAG file if one is given, as a journal of
+ * `model` (null: of the model its header names, else dag — as `statefold audit` without `--model`).
+ */
 export interface AuditRequest {
   readonly journal: File;
   readonly dag: File | null;
+  readonly model: ModelName | null;
 }
 
 export type AuditMessage =

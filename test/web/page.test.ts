@@ -184,16 +184,56 @@ describe("the in-browser auditor", () => {
     await page.close();
   });
 
-  it("says clearly why a file that is not a journal, a journal without its DAG, or a bad DAG cannot be audited", async () => {
-    const notJsonl = join(scratch, "picture.png");
-    writeFileSync(
-      notJsonl,
-      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]),
-    );
+  it("lets a DAG file picked for one journal go when the next journal is picked", async () => {
+    for (const next of [example("diamond.jsonl"), example("operations/retry-ladder.jsonl")]) {
+      const page = await web.open();
+      const dag = example("runtime/dag.json");
+      expect(await auditInPage(page, example("runtime/campaign.lisp-expr"), dag)).toBe("done");
+      expect(await auditInPage(page, next)).toBe("done");
+      expect(await shownReport(page)).toEqual(cliReport(next));
+      expect(await page.$eval("#dag", (input) => (input as HTMLInputElement).files?.length)).toBe(
+        0,
+      );
+      expect(await page.textContent("#dag-owner")).toBe("");
+      await page.close();
+    }
+  });
+
+  it("gives a DAG file to the journal picked before it, or, picked first, to the next one", async () => {
+    const headerless = join(scratch, "owned-headerless.jsonl");
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    writeFileSync(headerless, lines.slice(1).join("\n"));
+    const dag = example("diamond.dag.json");
+    const page = await web.open();
+    expect(await auditInPage(page, headerless)).toBe("error");
+    await page.setInputFiles("#dag", dag);
+    await page.waitForFunction(() => document.body.dataset.state === "done");
+    expect(await page.textContent("#dag-owner")).toBe("for owned-headerless.jsonl");
+    await expectShownAsCli(page, headerless, dag);
+    await page.close();
+
+    const fresh = await web.open();
+    await fresh.setInputFiles("#dag", dag);
+    expect(await fresh.textContent("#dag-owner")).toBe("for the next journal picked");
+    expect(await auditInPage(fresh, headerless)).toBe("done");
+    expect(await fresh.textContent("#dag-owner")).toBe("for owned-headerless.jsonl");
+    await expectShownAsCli(fresh, headerless, dag);
+    await fresh.close();
+  });
+
+  it("says clearly why a journal without its DAG, or with a bad DAG, cannot be audited", async () => {
+    const headerless = join(scratch, "no-dag-headerless.jsonl");
+    const lines = readFileSync(example("diamond.jsonl"), "utf8").split("\n");
+    writeFileSync(headerless, lines.slice(1).join("\n"));
     const badDag = join(scratch, "bad.dag.json");
     writeFileSync(badDag, '{"nodes":5}\n');
+    // A file whose line 1 is not JSON at all is test/web/header-errors.test.ts's.
     const cases: [journal: string, dag: string | undefined, message: RegExp][] = [
-      [notJsonl, undefined, /picture\.png: no DAG.*A JSONL journal is one JSON object per line/s],
+      [
+        headerless,
+        undefined,
+        /no-dag-headerless\.jsonl: no DAG.*pick its DAG file too.*A JSONL journal is one JSON object per line/s,
+      ],
       [
         example("runtime/campaign.lisp-expr"),
         undefined,
