@@ -10,10 +10,9 @@
  * - ndjson: one {"file","report"} per line per journal, for pipelines.
  */
 import type { AuditTally } from "./audit-tally.js";
-import type { AuditedJournal } from "./engine.js";
 import { formatBytes, formatNumber } from "./format-units.js";
 import { renderJson } from "./render-json.js";
-import { renderAuditText, renderSummary } from "./render-text.js";
+import { renderAuditText, renderSummary, type TextJournal } from "./render-text.js";
 
 export const AUDIT_FORMATS = ["text", "json", "ndjson"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
@@ -31,7 +30,7 @@ export interface PrinterOptions {
  * rendered where the journal was audited (a worker thread renders its own, so that this thread
  * only writes), printed in turn by `AuditPrinter`.
  */
-export function renderJournalOutput(journal: AuditedJournal, options: PrinterOptions): string {
+export function renderJournalOutput(journal: TextJournal, options: PrinterOptions): string {
   const { format, single, strict, colour } = options;
   const { file, report } = journal;
   switch (format) {

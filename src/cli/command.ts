@@ -76,7 +76,7 @@ export function parseCommand<const O extends OptionsConfig>(
   options: O,
 ): ReturnType<typeof parseArgs<CommandConfig<O>>> | null {
   const config: CommandConfig<O> = {
-    args: [...args],
+    args: negativeValuesJoined(args, options),
     options: { ...options, help: HELP_OPTION },
     allowPositionals: true,
     strict: true,
@@ -98,6 +98,31 @@ export function parseCommand<const O extends OptionsConfig>(
     return null;
   }
   return parsed;
+}
+
+const NEGATIVE_NUMBER = /^-(\d|\.\d)/;
+
+/**
+ * The arguments with a negative number after a flag that takes a value joined to it, `--jobs -1`
+ * as `--jobs=-1`: Node's parser refuses a value that starts with a dash as ambiguous, and the
+ * flag's own check (src/cli/number-flags.ts), which says what is wrong with the value, would
+ * never see it.
+ */
+function negativeValuesJoined(args: readonly string[], options: OptionsConfig): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const next = args[i + 1];
+    if (arg === "--") return [...joined, ...args.slice(i)];
+    const takesValue = arg.startsWith("--") && options[arg.slice(2)]?.type === "string";
+    if (takesValue && next !== undefined && NEGATIVE_NUMBER.test(next)) {
+      joined.push(`${arg}=${next}`);
+      i += 1;
+    } else {
+      joined.push(arg);
+    }
+  }
+  return joined;
 }
 
 /** The value of a flag that takes one of a closed set of words. */

@@ -10,6 +10,7 @@ import type { ModelReport } from "../models/registry.js";
 import { passes } from "../report/verdict.js";
 import { type PrinterOptions, renderJournalOutput } from "./audit-printer.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
+import { type FindingNumbers, findingNumbersOf } from "./finding-numbers.js";
 
 export interface OutcomeOptions extends AuditOptions {
   readonly printer: PrinterOptions;
@@ -36,7 +37,7 @@ export async function auditFileOutcome(
   listedBytes: number | null,
   options: OutcomeOptions,
 ): Promise<JournalOutcome> {
-  return outcomeOf(path, options, () => auditJournalFile(path, options, listedBytes));
+  return outcomeOf(path, options, () => auditJournalFile(path, options, listedBytes), true);
 }
 
 export async function auditStreamOutcome(
@@ -44,13 +45,15 @@ export async function auditStreamOutcome(
   chunks: AsyncIterable<Uint8Array>,
   options: OutcomeOptions,
 ): Promise<JournalOutcome> {
-  return outcomeOf(file, options, () => auditJsonlStream(file, chunks, options));
+  return outcomeOf(file, options, () => auditJsonlStream(file, chunks, options), false);
 }
 
 async function outcomeOf(
   file: string,
   options: OutcomeOptions,
   audit: () => Promise<AuditRun>,
+  /** Whether the journal can be read again, for the numbers behind its findings. */
+  rereadable: boolean,
 ): Promise<JournalOutcome> {
   let run: AuditRun;
   try {
@@ -65,7 +68,15 @@ async function outcomeOf(
     bytesRead,
     events: report.events,
     passes: passes(report, options.printer.strict),
-    output: renderJournalOutput(run, options.printer),
+    output: renderJournalOutput(
+      { ...run, numbers: numbersFor(run, options, rereadable) },
+      options.printer,
+    ),
     report: options.keepReport ? report : null,
   };
+}
+
+/** Only the text output says the numbers behind findings; the JSON formats are the report. */
+function numbersFor(run: AuditRun, options: OutcomeOptions, rereadable: boolean): FindingNumbers {
+  return rereadable && options.printer.format === "text" ? findingNumbersOf(run) : new Map();
 }

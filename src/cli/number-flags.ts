@@ -5,7 +5,11 @@ import { UsageError } from "./command.js";
 export function integerFlag(command: string, flag: string, value: string, min = 0): number {
   const parsed = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (Number.isSafeInteger(parsed) && parsed >= min) return parsed;
-  throw new UsageError(`${flag} must be a whole number ≥ ${min}, found '${value}'`, command);
+  const expected =
+    parsed > Number.MAX_SAFE_INTEGER
+      ? `at most ${Number.MAX_SAFE_INTEGER}`
+      : `a whole number ≥ ${min}`;
+  throw new UsageError(`${flag} must be ${expected}, found '${value}'`, command);
 }
 
 /** A probability: a decimal number from 0 to 1. */

@@ -10,6 +10,7 @@ import { type OperationsReport, RULE_NAMES } from "../models/operations/report.j
 import type { ModelReport } from "../models/registry.js";
 import { executiveFinal, mismatchText, WHY_EXECUTIVE } from "../report/executive-wording.js";
 import {
+  brokenRules,
   operationsFinal,
   reasonOfBreach,
   subjectText,
@@ -27,6 +28,7 @@ import {
   WHY_TAMPERED,
 } from "../report/wording.js";
 import type { AuditedJournal } from "./engine.js";
+import type { FindingNumbers } from "./finding-numbers.js";
 
 export { passes } from "../report/verdict.js";
 
@@ -52,7 +54,12 @@ interface Style {
   readonly warn: Paint;
 }
 
-export function renderAuditText(audited: readonly AuditedJournal[], options: TextOptions): string {
+/** A journal to render: its report, and the numbers behind its findings when they were gathered. */
+export interface TextJournal extends AuditedJournal {
+  readonly numbers?: FindingNumbers;
+}
+
+export function renderAuditText(audited: readonly TextJournal[], options: TextOptions): string {
   const style = options.colour ? ANSI : PLAIN;
   const blocks = audited.map((journal) => renderJournal(journal, options.strict, style).join("\n"));
   return `${blocks.join("\n\n")}\n`;
@@ -72,7 +79,11 @@ export function renderSummary(
 }
 
 /** The lines of one journal: the frame every model shares, the findings in the model's words. */
-function renderJournal({ file, report }: AuditedJournal, strict: boolean, style: Style): string[] {
+function renderJournal(
+  { file, report, numbers = NO_NUMBERS }: TextJournal,
+  strict: boolean,
+  style: Style,
+): string[] {
   const label = (text: string) => text.padEnd(LABEL_WIDTH[report.model]);
   const lines = [verdictLine(file, report, strict, style)];
   if (report.integrity !== null) lines.push(...integrityLines(report.integrity, style, label));
@@ -83,7 +94,9 @@ function renderJournal({ file, report }: AuditedJournal, strict: boolean, style:
     lines.push(`${INDENT}${style.warn("!")} ${label("torn tail")}${where}: ${TORN_TAIL_MEANING}`);
   }
   lines.push(
-    ...(report.model === "executive" ? mismatchLines(report, style) : illegalLines(report, style)),
+    ...(report.model === "executive"
+      ? mismatchLines(report, style)
+      : illegalLines(report, numbers, style)),
   );
   lines.push(`${INDENT}${finalLine(report)}`);
   return lines;
@@ -166,15 +179,16 @@ function brokenInvariantLines(report: Report, style: Style, label: Label): strin
   });
 }
 
-/** Each broken rule at its first breach: where, whom it names, the reason and what it means. */
+/**
+ * Each broken rule at its first breach, in line order: where, whom it names, the reason and what
+ * it means.
+ */
 function brokenRuleLines(report: OperationsReport, style: Style, label: Label): string[] {
-  return RULE_NAMES.flatMap((rule) => {
-    const verdict = report.invariants[rule];
-    if (verdict.holds) return [];
+  return brokenRules(report).map(({ rule, verdict }) => {
     const reason = reasonOfBreach(report, rule);
     const why = reason === null ? "" : `: ${reason} — ${WHY_REASON[reason]}`;
     const where = at(verdict.index, verdict.line);
-    return [`${INDENT}${style.bad("✗")} ${label(rule)}${where}  ${subjectText(verdict)}${why}`];
+    return `${INDENT}${style.bad("✗")} ${label(rule)}${where}  ${subjectText(verdict)}${why}`;
   });
 }
 
@@ -196,17 +210,23 @@ function brokenInvariantLine(
   return `${cross}${at(verdict.index, verdict.line)}  node ${JSON.stringify(verdict.node)}: ${WHY_BROKEN[name]}`;
 }
 
-function illegalLines(report: Report | OperationsReport, style: Style): string[] {
+/** The listed illegal events, each with the numbers behind it where they were gathered. */
+function illegalLines(
+  report: Report | OperationsReport,
+  numbers: FindingNumbers,
+  style: Style,
+): string[] {
   const { legality } = report;
   if (legality.illegal === 0) return [];
   const heading =
     report.model === "dag"
       ? `${INDENT}${style.warn("!")} ${plural(legality.illegal, "illegal event")} (${illegalMeaning(legality.illegal)}):`
       : `${INDENT}${style.warn("!")} ${plural(legality.illegal, "record")} broke a rule:`;
-  const listed = (legality.first as readonly IllegalEntry[]).map(
-    (entry) =>
-      `${INDENT}    ${at(entry.index, entry.line)}  ${entry.kind}  ${whomOf(entry)}: ${entry.reason}`,
-  );
+  const listed = (legality.first as readonly IllegalEntry[]).map((entry) => {
+    const said = numbers.get(entry.index);
+    const why = said === undefined ? "" : ` — ${said}`;
+    return `${INDENT}    ${at(entry.index, entry.line)}  ${entry.kind}  ${whomOf(entry)}: ${entry.reason}${why}`;
+  });
   const more = legality.illegal - legality.first.length;
   return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
 }
@@ -216,6 +236,8 @@ type IllegalEntry = (Report | OperationsReport)["legality"]["first"][number];
 function whomOf(entry: IllegalEntry): string {
   return "node" in entry ? `node ${JSON.stringify(entry.node)}` : subjectText(entry);
 }
+
+const NO_NUMBERS: FindingNumbers = new Map();
 
 const PLAIN: Style = { good: (text) => text, bad: (text) => text, warn: (text) => text };
 

@@ -9,7 +9,7 @@ import type { ExecutiveReport } from "../models/executive/audit.js";
 import { EXECUTIVE_RULE_NAMES, type ExecutiveRuleName } from "../models/executive/rules.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
-import { WHY_EXECUTIVE } from "../report/executive-wording.js";
+import { executiveBreachText } from "../report/executive-wording.js";
 import { reasonOfBreach, subjectText, WHY_REASON } from "../report/operations-wording.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
 
@@ -79,12 +79,13 @@ export function gateViolation(
   );
 }
 
-/** Each broken rule of an executive report at its first mismatch. */
+/** Each broken rule of an executive report at its first mismatch, with what was expected and recorded. */
 function executiveCandidates(report: ExecutiveReport, file: string): JournalInvariantViolation[] {
   return EXECUTIVE_RULE_NAMES.flatMap((rule) => {
     const verdict = report.invariants[rule];
     if (verdict.holds) return [];
-    return [new JournalInvariantViolation(file, rule, verdict, null, WHY_EXECUTIVE[rule], report)];
+    const why = executiveBreachText(report, rule);
+    return [new JournalInvariantViolation(file, rule, verdict, null, why, report)];
   });
 }
 

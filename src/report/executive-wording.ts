@@ -21,6 +21,20 @@ export function mismatchText(entry: DecisionMismatch): string {
   return `expected ${JSON.stringify(entry.expected)}, recorded ${recorded}`;
 }
 
+/**
+ * Why a broken rule broke, with the decisions of its first breach when the report lists them:
+ * `the decision the host recorded is not the one the machine makes: expected …, recorded …`.
+ */
+export function executiveBreachText(report: ExecutiveReport, rule: ExecutiveRuleName): string {
+  const verdict = report.invariants[rule];
+  const entry = verdict.holds
+    ? undefined
+    : report.legality.first.find((listed) => listed.index === verdict.index);
+  return entry === undefined
+    ? WHY_EXECUTIVE[rule]
+    : `${WHY_EXECUTIVE[rule]}: ${mismatchText(entry)}`;
+}
+
 /** The final summary, e.g. `final: completed after 7 decisions; used steps 7, modelCalls 2, …`. */
 export function executiveFinal(report: ExecutiveReport): string {
   const { status, seq, used, outcome } = report.final;

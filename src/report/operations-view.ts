@@ -96,6 +96,13 @@ export interface ClassificationView {
   readonly recorded: string;
 }
 
+/** The reasons whose findings have numbers behind them (`ladderOf`, `classificationOf`). */
+export const REASONS_WITH_NUMBERS: ReadonlySet<Reason> = new Set<Reason>([
+  "retry-too-early",
+  "ladder-mismatch",
+  "misclassified",
+]);
+
 export interface OperationsJournal {
   readonly file: string;
   readonly report: OperationsReport;

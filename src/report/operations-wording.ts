@@ -2,12 +2,15 @@
  * The words statefold uses to explain an `operations` report to people (docs/models/operations.md,
  * "The rules"), beside wording.ts's for `dag`. Pure: no Node APIs.
  */
-import type {
-  FindingSubject,
-  OperationsReport,
-  Reason,
-  RuleName,
+import {
+  type FindingSubject,
+  type OperationsReport,
+  type Reason,
+  RULE_NAMES,
+  type RuleName,
+  type RuleVerdict,
 } from "../models/operations/report.js";
+import type { ClassificationView, LadderView } from "./operations-view.js";
 
 /** What each reason says about the record that broke its rule. */
 export const WHY_REASON: Readonly<Record<Reason, string>> = {
@@ -53,6 +56,56 @@ export function reasonOfBreach(report: OperationsReport, rule: RuleName): Reason
   const verdict = report.invariants[rule];
   if (verdict.holds) return null;
   return report.legality.first.find((record) => record.index === verdict.index)?.reason ?? null;
+}
+
+/** A rule's first breach. */
+export interface BrokenRule {
+  readonly rule: RuleName;
+  readonly verdict: RuleVerdict & { readonly holds: false };
+}
+
+/**
+ * Each broken rule at its first breach, in journal order, as the findings are listed (rules
+ * first broken by the same record in report order).
+ */
+export function brokenRules(report: OperationsReport): BrokenRule[] {
+  const broken = RULE_NAMES.flatMap((rule) => {
+    const verdict = report.invariants[rule];
+    return verdict.holds ? [] : [{ rule, verdict }];
+  });
+  return broken.sort((a, b) => a.verdict.index - b.verdict.index);
+}
+
+/** "retried at 2300; the ladder required 1400 + max(944, 500) = 2344". */
+export function ladderSentence(ladder: LadderView): string {
+  const sum = `${ladder.failedAt} + max(${ladder.wait}, ${ladder.hint}) = ${ladder.notBefore}`;
+  return ladder.recorded.field === "at"
+    ? `retried at ${ladder.recorded.value}; the ladder required ${sum}`
+    : `notBefore recorded as ${ladder.recorded.value}; the ladder gives ${sum}`;
+}
+
+/**
+ * "classified as overflow by step 3 of 7; the record says error", with each class as `mark`
+ * writes it (the HTML report sets them in code).
+ */
+export function classificationSentence(
+  view: ClassificationView,
+  mark: (className: string) => string = (className) => className,
+): string {
+  return `classified as ${mark(view.expected)} by step ${view.step} of 7; the record says ${mark(view.recorded)}`;
+}
+
+/**
+ * What a finding's numbers show beyond its reason — the ladder's sum or the classification — or
+ * null when its rule is not arithmetic.
+ */
+export function numbersSentence(finding: {
+  readonly ladder: LadderView | null;
+  readonly classification: ClassificationView | null;
+}): string | null {
+  if (finding.ladder !== null) return ladderSentence(finding.ladder);
+  if (finding.classification !== null) return classificationSentence(finding.classification);
+  return null;
 }
 
 /** The final summary, e.g. `final: 2 completed, 1 running; 3 effects, 1 strand`. */

@@ -53,21 +53,29 @@ export function renderExecutiveBody(view: ExecutiveJournalView): string {
   return `<div class="verdicts">${chips.join("")}</div>${omitted}${table}`;
 }
 
-/** The frames, root first, each budget a bar: full (and marked ✗) when nothing is left. */
+/**
+ * The frames, root first, each budget a bar: full (and marked ✗) when nothing is left; a zero
+ * budget nothing was charged to was never granted, and draws as such rather than as spent.
+ */
 function frameStack(frames: readonly FrameBudgets[]): string {
   return frames
     .map((frame) => {
       const name =
         frame.id === null ? "root plan" : `sub-plan <code>${escapeHtml(frame.id)}</code>`;
-      const bars = COUNTERS.map((counter) => {
-        const used = frame.used[counter];
-        const limit = frame.limits[counter];
-        const full = used >= limit;
-        const width = limit === 0 ? 100 : Math.min(100, (100 * used) / limit);
-        return `<div class="budget${full ? " full" : ""}"><span class="counter">${full ? "✗ " : ""}${counter}</span><span class="bar"><span style="width:${width.toFixed(1)}%"></span></span><span class="num">${used} / ${limit}</span></div>`;
-      });
+      const bars = COUNTERS.map((counter) =>
+        budgetBar(counter, frame.used[counter], frame.limits[counter]),
+      );
       const deadline = `<div class="budget"><span class="counter">deadline</span><span></span><span class="num">${frame.limits.deadline}</span></div>`;
       return `<div class="frame"><div class="frame-name">${name}</div>${bars.join("")}${deadline}</div>`;
     })
     .join("");
+}
+
+function budgetBar(counter: string, used: number, limit: number): string {
+  const bar = (state: string, width: number, label: string, figures: string) =>
+    `<div class="budget${state}"><span class="counter">${label}</span><span class="bar"><span style="width:${width.toFixed(1)}%"></span></span><span class="num">${figures}</span></div>`;
+  if (limit === 0 && used === 0) return bar(" unused", 0, counter, "0 / 0, none granted");
+  const full = used >= limit;
+  const width = Math.min(100, (100 * used) / limit);
+  return bar(full ? " full" : "", width, `${full ? "✗ " : ""}${counter}`, `${used} / ${limit}`);
 }

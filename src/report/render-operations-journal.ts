@@ -12,7 +12,14 @@ import type {
   OperationsJournalView,
   StepView,
 } from "./operations-view.js";
-import { reasonOfBreach, subjectText, WHY_REASON } from "./operations-wording.js";
+import {
+  brokenRules,
+  classificationSentence,
+  ladderSentence,
+  reasonOfBreach,
+  subjectText,
+  WHY_REASON,
+} from "./operations-wording.js";
 import { renderQuotedLines } from "./render-finding.js";
 import { eventLocation, plural } from "./wording.js";
 
@@ -54,16 +61,12 @@ function renderChips({ report }: OperationsJournalView): string {
   return `<div class="verdicts">${chips.join("")}</div>`;
 }
 
-/** When the journal could not be read again: each broken rule at its first breach. */
+/** When the journal could not be read again: each broken rule at its first breach, in line order. */
 function renderFromReport({ report }: OperationsJournalView): string {
-  const items = RULE_NAMES.flatMap((rule) => {
-    const verdict = report.invariants[rule];
-    if (verdict.holds) return [];
+  const items = brokenRules(report).map(({ rule, verdict }) => {
     const reason = reasonOfBreach(report, rule);
     const why = reason === null ? "" : `: ${reason} — ${escapeHtml(WHY_REASON[reason])}`;
-    return [
-      `<li><span class="rule bad">✗ ${rule}</span> ${eventLocation(verdict.index, verdict.line)}, ${escapeHtml(subjectText(verdict))}${why}</li>`,
-    ];
+    return `<li><span class="rule bad">✗ ${rule}</span> ${eventLocation(verdict.index, verdict.line)}, ${escapeHtml(subjectText(verdict))}${why}</li>`;
   });
   return items.length === 0
     ? ""
@@ -90,14 +93,6 @@ ${renderSteps(finding)}
 </article>`;
 }
 
-/** "retried at 2300; the ladder required 1400 + max(944, 500) = 2344". */
-export function ladderSentence(ladder: LadderView): string {
-  const sum = `${ladder.failedAt} + max(${ladder.wait}, ${ladder.hint}) = ${ladder.notBefore}`;
-  return ladder.recorded.field === "at"
-    ? `retried at ${ladder.recorded.value}; the ladder required ${sum}`
-    : `notBefore recorded as ${ladder.recorded.value}; the ladder gives ${sum}`;
-}
-
 function renderLadder(ladder: LadderView): string {
   const { policy } = ladder;
   return `<p class="note"><strong>${escapeHtml(ladderSentence(ladder))}</strong> — the jittered wait after attempt ${ladder.attempt} of effect <code>${escapeHtml(JSON.stringify(ladder.effect))}</code> under base ${policy.baseDelayMs} ms, cap ${policy.maxDelayMs} ms, and the provider's hint.</p>`;
@@ -112,7 +107,7 @@ function renderClassification(view: NonNullable<OperationsFinding["classificatio
     ["toolCalls", String(view.toolCalls)],
     ["outputLimit (intent)", String(view.outputLimit)],
   ].map(([name, value]) => `<tr><th>${name}</th><td>${escapeHtml(value as string)}</td></tr>`);
-  return `<table class="states"><caption>classified as <code>${view.expected}</code> by step ${view.step} of 7; the record says <code>${escapeHtml(view.recorded)}</code></caption>
+  return `<table class="states"><caption>${classificationSentence(view, (className) => `<code>${escapeHtml(className)}</code>`)}</caption>
 <tbody>${rows.join("")}</tbody></table>`;
 }
 

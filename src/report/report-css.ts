@@ -52,6 +52,7 @@ background:#fafbfc;font-weight:600}
 .budget .bar{height:7px;border-radius:4px;background:#eceff3;overflow:hidden}
 .budget .bar span{display:block;height:100%;background:var(--good)}
 .budget.full .bar span{background:var(--bad)}.budget.full .counter{color:var(--bad)}
+.budget.unused .counter,.budget.unused .num{color:var(--muted)}
 .chip{display:inline-flex;gap:6px;align-items:baseline;padding:3px 10px;border-radius:7px;font-size:13px;
 border:1px solid var(--line);background:#fafbfc}
 .chip.bad{background:var(--bad-bg);border-color:#f5c2c2;color:var(--bad);font-weight:600}

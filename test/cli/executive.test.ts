@@ -63,7 +63,7 @@ describe("statefold on executive journals", () => {
     const refused = await run("gate", EXAMPLE("wrong-attempt"));
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe(
-      "refuse: examples/executive/wrong-attempt.jsonl: decisionsMatch is broken at line 5 (event 3): the decision the host recorded is not the one the machine makes\n",
+      'refuse: examples/executive/wrong-attempt.jsonl: decisionsMatch is broken at line 5 (event 3): the decision the host recorded is not the one the machine makes: expected {"tag":"execute","seq":3,"path":["sources","search"],"effect":"tool","attempt":2}, recorded {"tag":"execute","seq":3,"path":["sources","search"],"effect":"tool","attempt":3}\n',
     );
     // A run still under way: its first lines, gated, then the rest appended and gated again.
     const lines = readFileSync(EXAMPLE("conformant"), "utf8").split("\n");

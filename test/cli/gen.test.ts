@@ -82,7 +82,7 @@ describe("statefold gen", () => {
 
   it.each([
     [["--nodes", "x"], "--nodes must be a whole number ≥ 0, found 'x'"],
-    [["--events", "-1"], "option '--events' argument is ambiguous"],
+    [["--events", "-1"], "--events must be a whole number ≥ 0, found '-1'"],
     [["--events=-1"], "--events must be a whole number ≥ 0, found '-1'"],
     [["--parallelism", "0"], "--parallelism must be a whole number ≥ 1, found '0'"],
     [["--pass-rate", "1.5"], "--pass-rate must be a number from 0 to 1, found '1.5'"],

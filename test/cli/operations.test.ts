@@ -81,7 +81,7 @@ describe("statefold audit on operations journals", () => {
         "✗ examples/operations/retry-ladder.jsonl: NOT CONFORMANT (6 events)",
         '  ✗ retryLadder            line 5 (event 3)  op "run-1" effect "e-2": retry-too-early — retried before the retry ladder allowed',
         "  ! 1 record broke a rule:",
-        '      line 5 (event 3)  intent  op "run-1" effect "e-2": retry-too-early',
+        '      line 5 (event 3)  intent  op "run-1" effect "e-2": retry-too-early — retried at 2300; the ladder required 1400 + max(944, 500) = 2344',
         "  final: 1 completed; 2 effects, 1 strand",
         "",
       ].join("\n"),

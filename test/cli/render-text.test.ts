@@ -2,6 +2,9 @@ import { describe, expect, it } from "vitest";
 import { wantsColour } from "../../src/cli/command.js";
 import { passes, renderAuditText, renderSummary } from "../../src/cli/render-text.js";
 import { audit, makeDag, type Report } from "../../src/models/dag/index.js";
+import { audit as auditOperations } from "../../src/models/operations/index.js";
+import { parseJournal } from "../support/operations-arbitraries.js";
+import { statefold, statefoldInProcess, tempFile, tempFiles } from "./cli-process.js";
 
 function diamondReport(events: readonly unknown[]): Report {
   const made = makeDag([
@@ -85,5 +88,78 @@ describe("wantsColour", () => {
     expect(wantsColour(true, { NO_COLOR: "1" })).toBe(false);
     expect(wantsColour(false, {})).toBe(false);
     expect(wantsColour(undefined, {})).toBe(false);
+  });
+});
+
+const OPS_HEADER = '{"statefold":"journal","version":1,"model":"operations"}';
+const OPS_ACCEPTED =
+  '{"kind":"accepted","op":"run-1","strand":"chat-A","policy":{"maxAttempts":3,"baseDelayMs":1000,"maxDelayMs":30000}}';
+const OPS_INTENT =
+  '{"kind":"intent","op":"run-1","key":"a","effect":"e-1","attempt":1,"at":1000,"request":{"provider":"p","model":"m","api":"chat"}}';
+/** Classified `error`; the normative order makes it `overflow` (step 3). */
+const OPS_MISCLASSIFIED =
+  '{"kind":"settled","op":"run-1","effect":"e-1","outcome":"error","at":1100,"response":{"stop":"error","errorMessage":"Maximum Context Length is 8192 tokens"},"class":"error"}';
+const OPS_UNKNOWN_OP =
+  '{"kind":"intent","op":"run-2","key":"a","effect":"e-9","attempt":1,"at":1500}';
+/** notBefore 2000, where the ladder gives 1400 + max(944, 500) = 2344. */
+const OPS_LADDER_MISMATCH =
+  '{"kind":"settled","op":"run-1","effect":"e-1","outcome":"error","retryable":true,"retryAfterMs":500,"at":1400,"notBefore":2000}';
+
+describe("the text of an operations audit", () => {
+  it("lists broken rules in line order, not rule order, and says the class the response has", async () => {
+    const journal = tempFile(
+      "ops.jsonl",
+      [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_MISCLASSIFIED, OPS_UNKNOWN_OP, ""].join("\n"),
+    );
+    for (const engine of ["wasm", "reference"]) {
+      const run = await statefoldInProcess(["audit", journal, "--engine", engine]);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe(
+        [
+          `✗ ${journal}: NOT CONFORMANT (4 events)`,
+          '  ✗ classification         line 4 (event 2)  op "run-1" effect "e-1": misclassified — the class is not the one the response classifies as',
+          '  ✗ lifecycle              line 5 (event 3)  op "run-2" effect "e-9": unknown-operation — no op of this id was accepted',
+          "  ! 2 records broke a rule:",
+          '      line 4 (event 2)  settled  op "run-1" effect "e-1": misclassified — classified as overflow by step 3 of 7; the record says error',
+          '      line 5 (event 3)  intent  op "run-2" effect "e-9": unknown-operation',
+          "  final: 1 running; 1 effect, 1 strand",
+          "",
+        ].join("\n"),
+      );
+    }
+  });
+
+  it("says the notBefore the retry ladder gives, on a worker thread too", async () => {
+    const dir = tempFiles({
+      "a.jsonl": [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_LADDER_MISMATCH, ""].join("\n"),
+      "b.jsonl": [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_LADDER_MISMATCH, ""].join("\n"),
+    });
+    const run = await statefoldInProcess(["audit", dir, "--jobs", "2"]);
+    expect(run.code).toBe(1);
+    const said =
+      '      line 4 (event 2)  settled  op "run-1" effect "e-1": ladder-mismatch — notBefore recorded as 2000; the ladder gives 1400 + max(944, 500) = 2344\n';
+    expect(run.stdout.split(said)).toHaveLength(3);
+  });
+
+  it("says what the report says when the journal cannot be read again (standard input)", async () => {
+    const journal = [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_LADDER_MISMATCH, ""].join("\n");
+    const run = await statefold(["audit", "-"], {}, journal);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      '      line 4 (event 2)  settled  op "run-1" effect "e-1": ladder-mismatch\n',
+    );
+  });
+
+  it("renders the numbers it is given beside the listed findings", () => {
+    const { records, lines } = parseJournal(
+      [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_LADDER_MISMATCH].join("\n"),
+    );
+    const report = auditOperations(records, { lines });
+    const numbers = new Map([[2, "the numbers"]]);
+    const text = renderAuditText([{ file: "j", report, numbers }], {
+      strict: false,
+      colour: false,
+    });
+    expect(text).toContain("ladder-mismatch — the numbers\n");
   });
 });
