@@ -10,7 +10,9 @@ import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
+import type { TornTail } from "../models/journal-source.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
+import { plural } from "../report/wording.js";
 import {
   type CliOutput,
   type Command,
@@ -28,13 +30,18 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
+import { renderJson } from "./render-json.js";
 
 const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
-                      [--model NAME]
+                      [--model NAME] [--format text|json]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
 conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
 and the event that broke it.
+
+A torn tail (a last line cut mid-write: no line end, does not parse) does not refuse: the
+runtime never committed that entry. The gate warns on stderr with its line and its byte offset,
+the length to truncate the journal to before appending to it.
 
 With --snapshot FILE the gate is incremental, for a journal that only grows: when FILE exists,
 the journal's prefix it covers is checked (SHA-256) and only what was appended since is audited;
@@ -51,6 +58,8 @@ Options:
   --engine NAME     wasm (default) or reference
   --model NAME      the journal's model: dag, operations or executive (by default its
                     header's, else dag)
+  --format FORMAT   text (default): one line, resume or refuse; json: {"file", "decision",
+                    "strict", "events", "tornTail", "refusal"} (docs/gate.md)
   -h, --help        show this help
 
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
@@ -69,6 +78,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     snapshot: { type: "string" },
     engine: { type: "string", default: DEFAULT_ENGINE },
     model: { type: "string" },
+    format: { type: "string", default: "text" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
@@ -76,6 +86,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   if (journal === undefined || extra.length > 0) {
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
   }
+  const format = oneOf("gate", "--format", values.format, GATE_FORMATS);
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
@@ -87,16 +98,67 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
           values.strict,
         )
       : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict, model);
-  if (violation !== null) {
-    output.stdout(
-      `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`,
-    );
-    return ExitCode.notConformant;
-  }
+  if (report.tornTail !== null)
+    output.stderr(`statefold: ${tornTailWarning(journal, report.tornTail)}\n`);
   output.stdout(
-    `resume: ${journal} is ${values.strict ? "strictly conformant" : "conformant"} (${report.events} events)\n`,
+    format === "json"
+      ? renderJson(gateJson(journal, report, violation, values.strict))
+      : gateLine(journal, report, violation, values.strict),
   );
-  return ExitCode.conformant;
+  return violation === null ? ExitCode.conformant : ExitCode.notConformant;
+}
+
+const GATE_FORMATS = ["text", "json"] as const;
+
+/** `resume: …` or `refuse: …`, the one line a shell script reads. */
+function gateLine(
+  journal: string,
+  report: ModelReport,
+  violation: JournalInvariantViolation | null,
+  strict: boolean,
+): string {
+  if (violation !== null) {
+    return `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`;
+  }
+  const conformant = strict ? "strictly conformant" : "conformant";
+  const torn = report.tornTail === null ? "" : `, with a torn tail at line ${report.tornTail.line}`;
+  return `resume: ${journal} is ${conformant} (${plural(report.events, "event")})${torn}\n`;
+}
+
+/**
+ * The torn tail, for whoever appends next: a runtime that appends after the cut line would glue
+ * its next entry onto it, so the journal must be cut back to where that line starts (docs/gate.md,
+ * "The torn tail").
+ */
+function tornTailWarning(journal: string, tornTail: TornTail): string {
+  const { line, offset } = tornTail;
+  const detail = `warning: torn tail: the last line was cut mid-write (no line end, it does not parse) and is left out; truncate the journal to ${offset} bytes before appending to it`;
+  return new JournalError(journal, detail, line).message;
+}
+
+/** The gate's decision as JSON (docs/gate.md, "JSON output"). */
+function gateJson(
+  journal: string,
+  report: ModelReport,
+  violation: JournalInvariantViolation | null,
+  strict: boolean,
+): unknown {
+  return {
+    file: journal,
+    decision: violation === null ? "resume" : "refuse",
+    strict,
+    events: report.events,
+    tornTail: report.tornTail,
+    refusal:
+      violation === null
+        ? null
+        : {
+            rule: violation.rule,
+            index: violation.event?.index ?? null,
+            line: violation.event?.line ?? null,
+            message: violation.message,
+          },
+  };
 }
 
 /** A report with the gate's verdict on it: null to resume, else why it refuses. */
