@@ -1,4 +1,3 @@
-import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
@@ -11,11 +10,14 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
-import { journalInputs, STDIN_ARGUMENT, STDIN_NAME } from "./journal-inputs.js";
+import {
+  journalInputs,
+  STDIN_ARGUMENT,
+  STDIN_NAME,
+  standardInputChunks,
+} from "./journal-inputs.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
-
-const STDIN_FD = 0;
 
 const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
                        [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
@@ -106,7 +108,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
         colour: output.colour,
       },
       keepReports: values.html !== undefined,
-      stdin: () => readDescriptorChunks(STDIN_FD, STDIN_NAME, () => process.stdin),
+      stdin: standardInputChunks,
     },
     output,
   );

@@ -1,5 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import type { WasmEngine } from "../../bindings/index.js";
+import type { ResumeJournal } from "../../bindings/prefix-hash.js";
 import {
   gateViolation,
   type JournalInvariantViolation,
@@ -22,7 +23,10 @@ import {
   UsageError,
 } from "./command.js";
 import {
+  type AuditOptions,
+  type AuditRun,
   auditJournalFile,
+  auditJsonlStream,
   DEFAULT_ENGINE,
   ENGINE_NAMES,
   engineNamed,
@@ -30,9 +34,15 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
+import {
+  type OneJournal,
+  oneJournal,
+  STDIN_ARGUMENT,
+  standardInputChunks,
+} from "./journal-inputs.js";
 import { renderJson } from "./render-json.js";
 
-const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
+const HELP = `Usage: statefold gate <journal|-> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME] [--format text|json]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
@@ -48,7 +58,8 @@ the journal's prefix it covers is checked (SHA-256) and only what was appended s
 after a conformant audit FILE is written anew (left as it is when no line was completed since it
 was taken). A tampered, truncated, version-mismatched or
 foreign snapshot, or a journal whose covered prefix changed, is refused (exit 2) — delete the
-snapshot to audit the whole journal again.
+snapshot to audit the whole journal again. With - (the journal on the standard input) the whole
+journal is piped each time: the covered prefix is hashed as it streams by, the rest audited.
 
 Options:
   --dag FILE        the DAG for a journal without a header line
@@ -82,22 +93,24 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
-  const [journal, ...extra] = positionals;
-  if (journal === undefined || extra.length > 0) {
+  const [given, ...extra] = positionals;
+  if (given === undefined || extra.length > 0) {
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
   }
   const format = oneOf("gate", "--format", values.format, GATE_FORMATS);
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
+  const source = oneJournal(given);
+  const journal = source.path;
   const { report, violation } =
     values.snapshot === undefined
       ? gated(
-          (await auditJournalFile(journal, { dagPath: values.dag, engine, model })).report,
+          (await auditOneJournal(source, { dagPath: values.dag, engine, model })).report,
           journal,
           values.strict,
         )
-      : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict, model);
+      : await auditWithSnapshot(source, values.snapshot, values.dag, engine, values.strict, model);
   if (report.tornTail !== null)
     output.stderr(`statefold: ${tornTailWarning(journal, report.tornTail)}\n`);
   output.stdout(
@@ -109,6 +122,12 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
 }
 
 const GATE_FORMATS = ["text", "json"] as const;
+
+function auditOneJournal(source: OneJournal, options: AuditOptions): Promise<AuditRun> {
+  return source.kind === "file"
+    ? auditJournalFile(source.path, options)
+    : auditJsonlStream(source.path, standardInputChunks(), options);
+}
 
 /** `resume: …` or `refuse: …`, the one line a shell script reads. */
 function gateLine(
@@ -180,39 +199,42 @@ interface SnapshottingAuditor {
 
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
-  journal: string,
+  source: OneJournal,
   snapshotPath: string,
   dagPath: string | undefined,
   engineName: (typeof ENGINE_NAMES)[number],
   strict: boolean,
   model: ModelName | undefined,
 ): Promise<Gated> {
+  const journal = source.path;
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
   if (isLispExprJournal(journal))
     throw new UsageError("--snapshot works on JSONL journals", "gate");
+  if (snapshotPath === STDIN_ARGUMENT) {
+    throw new UsageError("--snapshot names a file: the standard input (-) cannot hold one", "gate");
+  }
   if (snapshotPath === journal || snapshotPath === dagPath) {
     throw new UsageError(
       "--snapshot must not name the journal or the DAG file: it is overwritten",
       "gate",
     );
   }
-  // A resume has the prefix it checks hashed by a thread reading the journal, started first: the
-  // snapshot is read and its state restored meanwhile. A first snapshot hashes the whole journal:
-  // its reader does, on its own thread.
+  // A resume of a file has the prefix it checks hashed by a thread reading the journal, started
+  // first: the snapshot is read and its state restored meanwhile. A first snapshot of a file
+  // hashes the whole journal: its reader does, on its own thread. The standard input is read
+  // once, from its start: a resume hashes its prefix as it streams by.
   let peekedChunks: AsyncIterable<Uint8Array> | null = null;
-  const resumable = existsSync(snapshotPath)
-    ? resumableFile(journal, () => peekedChunks as AsyncIterable<Uint8Array>)
-    : null;
+  const fromStart = () => peekedChunks as AsyncIterable<Uint8Array>;
+  const resuming = existsSync(snapshotPath);
+  const resumable = resuming && source.kind === "file" ? resumableFile(journal, fromStart) : null;
   let auditor: SnapshottingAuditor;
   try {
-    const snapshot =
-      resumable === null ? null : { bytes: readFileBytes(snapshotPath), journal: resumable };
-    const hashed = snapshot === null ? readFileHashed(journal) : null;
-    const peeked = await peekModel(
-      hashed?.chunks ?? readFileChunks(journal),
-      journal,
-      headerModelReader("wasm"),
-    );
+    const snapshot = resuming ? { bytes: readFileBytes(snapshotPath) } : null;
+    const resumed = (): ResumeJournal => resumable ?? fromStart();
+    const hashed = !resuming && source.kind === "file" ? readFileHashed(journal) : null;
+    const chunks =
+      source.kind === "stdin" ? standardInputChunks() : (hashed?.chunks ?? readFileChunks(journal));
+    const peeked = await peekModel(chunks, journal, headerModelReader("wasm"));
     peekedChunks = peeked.chunks;
     const chosen = chooseModel(journal, peeked.model, model);
     const options = {
@@ -229,13 +251,13 @@ async function auditWithSnapshot(
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+          : await engine.resume(snapshot.bytes, resumed(), options);
     } else if (chosen === "operations") {
       const engine = await operationsKernel();
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+          : await engine.resume(snapshot.bytes, resumed(), options);
     } else {
       const engine = (await engineNamed("wasm")) as WasmEngine;
       const dag = dagPath === undefined ? null : readDagFile(dagPath);
@@ -243,7 +265,7 @@ async function auditWithSnapshot(
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, dag, dagOptions);
+          : await engine.resume(snapshot.bytes, resumed(), dag, dagOptions);
     }
   } finally {
     resumable?.close();

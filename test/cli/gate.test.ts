@@ -5,7 +5,7 @@ import { loadEngine } from "../../bindings/engine.js";
 import { loadExecutiveEngine } from "../../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../../bindings/operations/engine.js";
 import { decodeSnapshot } from "../../bindings/snapshot-format.js";
-import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
+import { type CliRun, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
 
 const gate = (...args: string[]): Promise<CliRun> => statefoldInProcess(["gate", ...args]);
 
@@ -238,6 +238,51 @@ describe("statefold gate", () => {
         stdout: `resume: ${journal} is conformant (3 events)\n`,
         stderr: "",
       });
+    });
+  });
+
+  describe("- (the journal on the standard input)", () => {
+    it("gates it as it gates a file", async () => {
+      const piped = await statefold(["gate", "-"], {}, readFileSync("examples/diamond.jsonl"));
+      expect(piped).toEqual({
+        code: 0,
+        stdout: "resume: <stdin> is conformant (21 events)\n",
+        stderr: "",
+      });
+      const refused = await statefold(["gate", "-"], {}, HEADER + START + APPENDED_BAD);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(/^refuse: <stdin>: scheduleCorrect is broken at line 4/);
+    });
+
+    it("with --snapshot, checks the prefix the snapshot covers as it streams by, and audits the rest", async () => {
+      const dir = tempFiles({});
+      const snapshot = join(dir, "j.snapshot");
+      const first = await statefold(["gate", "-", "--snapshot", snapshot], {}, HEADER + START);
+      expect(first).toEqual({
+        code: 0,
+        stdout: "resume: <stdin> is conformant (2 events)\n",
+        stderr: "",
+      });
+      const grown = HEADER + START + APPENDED_GOOD;
+      const resumed = await statefold(["gate", "-", "--snapshot", snapshot], {}, grown);
+      expect(resumed.stdout).toBe("resume: <stdin> is conformant (4 events)\n");
+      const changed = await statefold(
+        ["gate", "-", "--snapshot", snapshot],
+        {},
+        grown.replace('"A"}', '"B"}'),
+      );
+      expect(changed.code).toBe(2);
+      expect(changed.stderr).toMatch(
+        /^statefold: <stdin>: refusing the snapshot: .* not the ones it covers/,
+      );
+    });
+
+    it("refuses - as the snapshot's file", async () => {
+      const run = await gate("examples/diamond.jsonl", "--snapshot", "-");
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /--snapshot names a file: the standard input \(-\) cannot hold one/,
+      );
     });
   });
 
