@@ -162,6 +162,35 @@ describe("statefold audit: journals that cannot be read", () => {
   });
 });
 
+describe("statefold audit --html: over-long journal text", () => {
+  it("quotes a long line, a long kind and a long id cut, each with its length", async () => {
+    const long = "x".repeat(1_000_000);
+    const header = JSON.stringify({
+      statefold: "journal",
+      version: 1,
+      dag: { nodes: [{ id: "A", deps: [] }] },
+    });
+    const lines = [
+      header,
+      JSON.stringify({ kind: "dispatched", id: "A", note: long }),
+      JSON.stringify({ kind: "dispatched", id: long }),
+    ];
+    const dir = tempFiles({
+      "line.jsonl": `${lines[0]}\n${lines[1]}\n${lines[1]}\n`,
+      "id.jsonl": `${lines[0]}\n${lines[2]}\n`,
+      "kind.jsonl": `${lines[0]}\n${JSON.stringify({ kind: long, id: "A" })}\n`,
+    });
+    const page = join(dir, "report.html");
+    const run = await statefoldInProcess(["audit", dir, "--html", page]);
+    expect(run.code).toBe(1);
+    const html = readFileSync(page, "utf8");
+    expect(html.length).toBeLessThan(100_000);
+    expect(html).toContain(`… (${Buffer.byteLength(lines[1] as string)} bytes in all)`);
+    expect(html).toContain(`… (${Buffer.byteLength(lines[2] as string)} bytes in all)`);
+    expect(html).toContain(`… (${long.length} characters in all)`);
+  });
+});
+
 describe("statefold audit --dag", () => {
   it("reports a DAG file it cannot read once, not once per journal", async () => {
     const dir = tempFiles({ "dag.json": '{"nodes": [' });
