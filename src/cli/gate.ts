@@ -76,6 +76,8 @@ Options:
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
 `;
 
+const GATE_FORMATS = ["text", "json"] as const;
+
 export const gateCommand: Command = {
   name: "gate",
   help: HELP,
@@ -120,8 +122,6 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   );
   return violation === null ? ExitCode.conformant : ExitCode.notConformant;
 }
-
-const GATE_FORMATS = ["text", "json"] as const;
 
 function auditOneJournal(source: OneJournal, options: AuditOptions): Promise<AuditRun> {
   return source.kind === "file"
