@@ -9,7 +9,7 @@ import { statSync, writeFileSync } from "node:fs";
 import { JournalError } from "../journal/errors.js";
 import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
-import type { JournalView } from "../report/views.js";
+import type { ReportedJournal, UnreadableJournal } from "../report/views.js";
 import { UsageError } from "./command.js";
 import { type AuditedJournal, engineNamed } from "./engine.js";
 import { writeFailureReason } from "./file-sink.js";
@@ -24,18 +24,25 @@ export interface AuditHtmlOptions {
   readonly stdinName?: string;
 }
 
+/** Every journal, audited or unreadable (a row of the summary), in the order they were given. */
 export async function writeAuditHtml(
   target: string,
-  audited: readonly AuditedJournal[],
+  journals: readonly (AuditedJournal | UnreadableJournal)[],
   options: AuditHtmlOptions,
 ): Promise<void> {
-  const files = audited.map((journal) => journal.file).filter((file) => file !== options.stdinName);
+  const files = journals
+    .map((journal) => journal.file)
+    .filter((file) => file !== options.stdinName);
   const inputs = [...options.inputs, ...files, options.dagPath];
   refuseToOverwriteAnInput(target, inputs);
   const engine = await engineNamed("wasm");
-  const views: JournalView[] = [];
+  const views: ReportedJournal[] = [];
   // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
-  for (const journal of audited) {
+  for (const journal of journals) {
+    if ("error" in journal) {
+      views.push(journal);
+      continue;
+    }
     views.push(
       journal.file === options.stdinName
         ? verdictsOnlyView(

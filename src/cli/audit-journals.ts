@@ -7,6 +7,7 @@
 import { availableParallelism } from "node:os";
 import { readDagFile } from "../journal/index.js";
 import type { ModelName } from "../models/registry.js";
+import type { UnreadableJournal } from "../report/views.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
 import { AuditTally } from "./audit-tally.js";
@@ -38,8 +39,8 @@ export interface AuditJournalsOptions {
 }
 
 export interface AuditedJournals {
-  /** The journals that could be read, in input order, when `keepReports`; else empty. */
-  readonly audited: readonly AuditedJournal[];
+  /** Every journal, audited or unreadable, in input order, when `keepReports`; else empty. */
+  readonly journals: readonly (AuditedJournal | UnreadableJournal)[];
   readonly unreadable: number;
   /** Journals read that do not pass (strictly, under the printer's `strict`). */
   readonly failing: number;
@@ -68,7 +69,7 @@ export async function auditJournals(
   const bar = options.progress === null ? null : new ProgressBar(options.progress, tally);
   const say = (write: () => void) => (bar === null ? write() : bar.interrupt(write));
   const printer = new AuditPrinter(options.printer, (text) => say(() => output.stdout(text)));
-  const audited: AuditedJournal[] = [];
+  const journals: (AuditedJournal | UnreadableJournal)[] = [];
   let readable = 0;
   let unreadable = 0;
   try {
@@ -85,11 +86,14 @@ export async function auditJournals(
         unreadable += 1;
         tally.finish(index, 0, null, false);
         say(() => output.stderr(`statefold: ${outcome.unreadable}\n`));
+        const journal = { file: outcome.file, error: outcome.unreadable };
+        printer.unreadable(journal);
+        if (options.keepReports) journals.push(journal);
         continue;
       }
       readable += 1;
       tally.finish(index, outcome.bytesRead, outcome.events, outcome.passes);
-      if (outcome.report !== null) audited.push({ file: outcome.file, report: outcome.report });
+      if (outcome.report !== null) journals.push({ file: outcome.file, report: outcome.report });
       printer.journal(outcome.output);
     }
     printer.finish(inputs.length, readable, tally);
@@ -97,7 +101,7 @@ export async function auditJournals(
     bar?.stop();
     await Promise.all([fileAuditor.close(), inProcess.close()]);
   }
-  return { audited, unreadable, failing: tally.totals().failing };
+  return { journals, unreadable, failing: tally.totals().failing };
 }
 
 /**

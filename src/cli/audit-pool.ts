@@ -16,12 +16,12 @@
  * long journal holds back a batch at most.
  */
 import { Worker } from "node:worker_threads";
+import type { JournalProgress } from "./audit-tally.js";
 import type { AuditReply, AuditRequest, AuditWorkerData } from "./audit-worker-protocol.js";
 import type {
   FileAuditor,
   FileAuditorOptions,
   InProcessAuditor,
-  JournalProgress,
   ProgressListener,
 } from "./file-auditor.js";
 import type { JournalOutcome } from "./journal-outcome.js";

@@ -8,7 +8,13 @@
  * - json: the report of a single journal, or an array of {"file","report"} — the same bytes as
  *   `JSON.stringify(array, null, 2)`, written an element at a time;
  * - ndjson: one {"file","report"} per line per journal, for pipelines.
+ *
+ * A journal that could not be read is a {"file","error"} in its turn in json and ndjson, so that
+ * a pipeline sees every journal it gave; text names it on stderr (the caller does) and counts it
+ * in the closing verdict line.
  */
+
+import type { UnreadableJournal } from "../report/views.js";
 import type { AuditTally } from "./audit-tally.js";
 import { formatBytes, formatNumber } from "./format-units.js";
 import { renderJson } from "./render-json.js";
@@ -48,6 +54,25 @@ export function renderJournalOutput(journal: TextJournal, options: PrinterOption
   }
 }
 
+/** A journal that could not be read, as json and ndjson give it; text prints nothing for it. */
+function renderUnreadableOutput(journal: UnreadableJournal, options: PrinterOptions): string {
+  const { format, single } = options;
+  const entry = { file: journal.file, error: journal.error };
+  switch (format) {
+    case "json":
+      if (single) return renderJson(entry);
+      return JSON.stringify(entry, null, 2).replaceAll("\n", "\n  ");
+    case "text":
+      return "";
+    case "ndjson":
+      return `${JSON.stringify(entry)}\n`;
+    default: {
+      const unreachable: never = format;
+      return unreachable;
+    }
+  }
+}
+
 export class AuditPrinter {
   private printed = 0;
 
@@ -60,6 +85,11 @@ export class AuditPrinter {
   journal(output: string): void {
     this.write(this.separated(output));
     this.printed += 1;
+  }
+
+  /** A journal that could not be read, in its turn. */
+  unreadable(journal: UnreadableJournal): void {
+    if (this.options.format !== "text") this.journal(renderUnreadableOutput(journal, this.options));
   }
 
   /**

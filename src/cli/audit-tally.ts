@@ -3,7 +3,13 @@
  * done, and how far each journal still being audited has come — for the progress bar and the
  * closing summary.
  */
-import type { JournalProgress } from "./file-auditor.js";
+
+/** How far an audit has come, for a progress bar. */
+export interface JournalProgress {
+  readonly bytes: number;
+  /** Events audited so far; null where the engine cannot tell before it is done. */
+  readonly events: number | null;
+}
 
 export interface TallyTotals {
   readonly journals: number;

@@ -1,5 +1,6 @@
 /** The messages between `AuditPool` and its workers (src/cli/audit-worker.ts). */
-import type { FileAuditorOptions, JournalProgress } from "./file-auditor.js";
+import type { JournalProgress } from "./audit-tally.js";
+import type { FileAuditorOptions } from "./file-auditor.js";
 import type { JournalOutcome } from "./journal-outcome.js";
 
 export type AuditWorkerData = FileAuditorOptions;

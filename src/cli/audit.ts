@@ -1,4 +1,3 @@
-import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
@@ -11,11 +10,14 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
-import { journalInputs, STDIN_ARGUMENT, STDIN_NAME } from "./journal-inputs.js";
+import {
+  journalInputs,
+  STDIN_ARGUMENT,
+  STDIN_NAME,
+  standardInputChunks,
+} from "./journal-inputs.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
-
-const STDIN_FD = 0;
 
 const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
                        [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
@@ -37,7 +39,8 @@ Options:
   --format FORMAT     text for people (default), with a closing summary for several journals;
                       json prints the report itself, or an array of {"file","report"} when
                       several journals are given; ndjson prints one {"file","report"} per
-                      line per journal, for pipelines
+                      line per journal, for pipelines. A journal that cannot be read is a
+                      {"file","error"} in its turn
   --strict            pass only journals that are strictly conformant (no illegal event)
   --jobs N            audit up to N files at once: on the main thread and N-1 worker
                       threads, each with its own engine; 1 audits on the main thread alone.
@@ -86,7 +89,11 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
 
   const inputs = journalInputs(journals);
   const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);
-  const { audited, unreadable, failing } = await auditJournals(
+  const {
+    journals: reported,
+    unreadable,
+    failing,
+  } = await auditJournals(
     inputs,
     {
       engine,
@@ -106,7 +113,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
         colour: output.colour,
       },
       keepReports: values.html !== undefined,
-      stdin: () => readDescriptorChunks(STDIN_FD, STDIN_NAME, () => process.stdin),
+      stdin: standardInputChunks,
     },
     output,
   );
@@ -115,7 +122,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     const options = { dagPath, strict, inputs: journals, stdinName: STDIN_NAME };
     // The report's views are loaded only for a report: an audit without one starts ~90 ms sooner.
     const { writeAuditHtml } = await import("./audit-html.js");
-    await writeAuditHtml(values.html, audited, options);
+    await writeAuditHtml(values.html, reported, options);
   }
   if (unreadable > 0) return ExitCode.badInput;
   return failing === 0 ? ExitCode.conformant : ExitCode.notConformant;

@@ -6,6 +6,7 @@
  */
 import type { ModelName } from "../models/registry.js";
 import type { PrinterOptions } from "./audit-printer.js";
+import type { JournalProgress } from "./audit-tally.js";
 import type { EngineName } from "./engine.js";
 import {
   auditFileOutcome,
@@ -13,13 +14,6 @@ import {
   type JournalOutcome,
   type OutcomeOptions,
 } from "./journal-outcome.js";
-
-/** How far an audit has come, for a progress bar. */
-export interface JournalProgress {
-  readonly bytes: number;
-  /** Events audited so far; null where the engine cannot tell before it is done. */
-  readonly events: number | null;
-}
 
 export type ProgressListener = (progress: JournalProgress) => void;
 

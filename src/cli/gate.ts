@@ -1,5 +1,6 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
 import type { WasmEngine } from "../../bindings/index.js";
+import type { ResumeJournal } from "../../bindings/prefix-hash.js";
 import {
   gateViolation,
   type JournalInvariantViolation,
@@ -10,7 +11,9 @@ import { isLispExprJournal, readDagFile } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
+import type { TornTail } from "../models/journal-source.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
+import { plural } from "../report/wording.js";
 import {
   type CliOutput,
   type Command,
@@ -20,7 +23,10 @@ import {
   UsageError,
 } from "./command.js";
 import {
+  type AuditOptions,
+  type AuditRun,
   auditJournalFile,
+  auditJsonlStream,
   DEFAULT_ENGINE,
   ENGINE_NAMES,
   engineNamed,
@@ -28,20 +34,32 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
+import {
+  type OneJournal,
+  oneJournal,
+  STDIN_ARGUMENT,
+  standardInputChunks,
+} from "./journal-inputs.js";
+import { renderJson } from "./render-json.js";
 
-const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
-                      [--model NAME]
+const HELP = `Usage: statefold gate <journal|-> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
+                      [--model NAME] [--format text|json]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
 conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
 and the event that broke it.
+
+A torn tail (a last line cut mid-write: no line end, does not parse) does not refuse: the
+runtime never committed that entry. The gate warns on stderr with its line and its byte offset,
+the length to truncate the journal to before appending to it.
 
 With --snapshot FILE the gate is incremental, for a journal that only grows: when FILE exists,
 the journal's prefix it covers is checked (SHA-256) and only what was appended since is audited;
 after a conformant audit FILE is written anew (left as it is when no line was completed since it
 was taken). A tampered, truncated, version-mismatched or
 foreign snapshot, or a journal whose covered prefix changed, is refused (exit 2) — delete the
-snapshot to audit the whole journal again.
+snapshot to audit the whole journal again. With - (the journal on the standard input) the whole
+journal is piped each time: the covered prefix is hashed as it streams by, the rest audited.
 
 Options:
   --dag FILE        the DAG for a journal without a header line
@@ -51,10 +69,14 @@ Options:
   --engine NAME     wasm (default) or reference
   --model NAME      the journal's model: dag, operations or executive (by default its
                     header's, else dag)
+  --format FORMAT   text (default): one line, resume or refuse; json: {"file", "decision",
+                    "strict", "events", "tornTail", "refusal"} (docs/gate.md)
   -h, --help        show this help
 
 Exit status: 0 resume, 1 refuse, 2 bad usage or unreadable input.
 `;
+
+const GATE_FORMATS = ["text", "json"] as const;
 
 export const gateCommand: Command = {
   name: "gate",
@@ -69,34 +91,93 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     snapshot: { type: "string" },
     engine: { type: "string", default: DEFAULT_ENGINE },
     model: { type: "string" },
+    format: { type: "string", default: "text" },
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
-  const [journal, ...extra] = positionals;
-  if (journal === undefined || extra.length > 0) {
+  const [given, ...extra] = positionals;
+  if (given === undefined || extra.length > 0) {
     throw new UsageError(`gate takes one journal, found ${positionals.length}`, "gate");
   }
+  const format = oneOf("gate", "--format", values.format, GATE_FORMATS);
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
+  const source = oneJournal(given);
+  const journal = source.path;
   const { report, violation } =
     values.snapshot === undefined
       ? gated(
-          (await auditJournalFile(journal, { dagPath: values.dag, engine, model })).report,
+          (await auditOneJournal(source, { dagPath: values.dag, engine, model })).report,
           journal,
           values.strict,
         )
-      : await auditWithSnapshot(journal, values.snapshot, values.dag, engine, values.strict, model);
-  if (violation !== null) {
-    output.stdout(
-      `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`,
-    );
-    return ExitCode.notConformant;
-  }
+      : await auditWithSnapshot(source, values.snapshot, values.dag, engine, values.strict, model);
+  if (report.tornTail !== null)
+    output.stderr(`statefold: ${tornTailWarning(journal, report.tornTail)}\n`);
   output.stdout(
-    `resume: ${journal} is ${values.strict ? "strictly conformant" : "conformant"} (${report.events} events)\n`,
+    format === "json"
+      ? renderJson(gateJson(journal, report, violation, values.strict))
+      : gateLine(journal, report, violation, values.strict),
   );
-  return ExitCode.conformant;
+  return violation === null ? ExitCode.conformant : ExitCode.notConformant;
+}
+
+function auditOneJournal(source: OneJournal, options: AuditOptions): Promise<AuditRun> {
+  return source.kind === "file"
+    ? auditJournalFile(source.path, options)
+    : auditJsonlStream(source.path, standardInputChunks(), options);
+}
+
+/** `resume: …` or `refuse: …`, the one line a shell script reads. */
+function gateLine(
+  journal: string,
+  report: ModelReport,
+  violation: JournalInvariantViolation | null,
+  strict: boolean,
+): string {
+  if (violation !== null) {
+    return `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`;
+  }
+  const conformant = strict ? "strictly conformant" : "conformant";
+  const torn = report.tornTail === null ? "" : `, with a torn tail at line ${report.tornTail.line}`;
+  return `resume: ${journal} is ${conformant} (${plural(report.events, "event")})${torn}\n`;
+}
+
+/**
+ * The torn tail, for whoever appends next: a runtime that appends after the cut line would glue
+ * its next entry onto it, so the journal must be cut back to where that line starts (docs/gate.md,
+ * "The torn tail").
+ */
+function tornTailWarning(journal: string, tornTail: TornTail): string {
+  const { line, offset } = tornTail;
+  const detail = `warning: torn tail: the last line was cut mid-write (no line end, it does not parse) and is left out; truncate the journal to ${offset} bytes before appending to it`;
+  return new JournalError(journal, detail, line).message;
+}
+
+/** The gate's decision as JSON (docs/gate.md, "JSON output"). */
+function gateJson(
+  journal: string,
+  report: ModelReport,
+  violation: JournalInvariantViolation | null,
+  strict: boolean,
+): unknown {
+  return {
+    file: journal,
+    decision: violation === null ? "resume" : "refuse",
+    strict,
+    events: report.events,
+    tornTail: report.tornTail,
+    refusal:
+      violation === null
+        ? null
+        : {
+            rule: violation.rule,
+            index: violation.event?.index ?? null,
+            line: violation.event?.line ?? null,
+            message: violation.message,
+          },
+  };
 }
 
 /** A report with the gate's verdict on it: null to resume, else why it refuses. */
@@ -118,39 +199,42 @@ interface SnapshottingAuditor {
 
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
-  journal: string,
+  source: OneJournal,
   snapshotPath: string,
   dagPath: string | undefined,
   engineName: (typeof ENGINE_NAMES)[number],
   strict: boolean,
   model: ModelName | undefined,
 ): Promise<Gated> {
+  const journal = source.path;
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
   if (isLispExprJournal(journal))
     throw new UsageError("--snapshot works on JSONL journals", "gate");
+  if (snapshotPath === STDIN_ARGUMENT) {
+    throw new UsageError("--snapshot names a file: the standard input (-) cannot hold one", "gate");
+  }
   if (snapshotPath === journal || snapshotPath === dagPath) {
     throw new UsageError(
       "--snapshot must not name the journal or the DAG file: it is overwritten",
       "gate",
     );
   }
-  // A resume has the prefix it checks hashed by a thread reading the journal, started first: the
-  // snapshot is read and its state restored meanwhile. A first snapshot hashes the whole journal:
-  // its reader does, on its own thread.
+  // A resume of a file has the prefix it checks hashed by a thread reading the journal, started
+  // first: the snapshot is read and its state restored meanwhile. A first snapshot of a file
+  // hashes the whole journal: its reader does, on its own thread. The standard input is read
+  // once, from its start: a resume hashes its prefix as it streams by.
   let peekedChunks: AsyncIterable<Uint8Array> | null = null;
-  const resumable = existsSync(snapshotPath)
-    ? resumableFile(journal, () => peekedChunks as AsyncIterable<Uint8Array>)
-    : null;
+  const fromStart = () => peekedChunks as AsyncIterable<Uint8Array>;
+  const resuming = existsSync(snapshotPath);
+  const resumable = resuming && source.kind === "file" ? resumableFile(journal, fromStart) : null;
   let auditor: SnapshottingAuditor;
   try {
-    const snapshot =
-      resumable === null ? null : { bytes: readFileBytes(snapshotPath), journal: resumable };
-    const hashed = snapshot === null ? readFileHashed(journal) : null;
-    const peeked = await peekModel(
-      hashed?.chunks ?? readFileChunks(journal),
-      journal,
-      headerModelReader("wasm"),
-    );
+    const snapshot = resuming ? { bytes: readFileBytes(snapshotPath) } : null;
+    const resumed = (): ResumeJournal => resumable ?? fromStart();
+    const hashed = !resuming && source.kind === "file" ? readFileHashed(journal) : null;
+    const chunks =
+      source.kind === "stdin" ? standardInputChunks() : (hashed?.chunks ?? readFileChunks(journal));
+    const peeked = await peekModel(chunks, journal, headerModelReader("wasm"));
     peekedChunks = peeked.chunks;
     const chosen = chooseModel(journal, peeked.model, model);
     const options = {
@@ -167,13 +251,13 @@ async function auditWithSnapshot(
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+          : await engine.resume(snapshot.bytes, resumed(), options);
     } else if (chosen === "operations") {
       const engine = await operationsKernel();
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
+          : await engine.resume(snapshot.bytes, resumed(), options);
     } else {
       const engine = (await engineNamed("wasm")) as WasmEngine;
       const dag = dagPath === undefined ? null : readDagFile(dagPath);
@@ -181,7 +265,7 @@ async function auditWithSnapshot(
       auditor =
         snapshot === null
           ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, dag, dagOptions);
+          : await engine.resume(snapshot.bytes, resumed(), dag, dagOptions);
     }
   } finally {
     resumable?.close();

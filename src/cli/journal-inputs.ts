@@ -1,15 +1,20 @@
 /**
- * What `statefold audit` was given, made into the journals it audits: a file stands for itself
- * (whatever its name — and if it cannot be read, the audit says so in its turn), `-` for the
- * standard input, and a directory for every `*.jsonl` and `*.lisp-expr` file under it, found
- * recursively and listed in a stable order: each directory's entries sorted by name (UTF-16 code
- * units, the same on every machine and locale), depth first.
+ * What a command was given, made into the journals it reads: a file stands for itself (whatever
+ * its name — and if it cannot be read, the command says so in its turn), `-` for the standard
+ * input (a JSONL journal), and, for `statefold audit`, a directory for every `*.jsonl` and
+ * `*.lisp-expr` file under it, found recursively and listed in a stable order: each directory's
+ * entries sorted by name (UTF-16 code units, the same on every machine and locale), depth first.
+ * Every command that reads journals reads `-` through here.
  */
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
+import { concatBytes } from "../journal/bytes.js";
+import { readDescriptorChunks } from "../journal/read-descriptor.js";
+import { readFileBytes } from "../journal/read-file-bytes.js";
 import { UsageError } from "./command.js";
 
 export const STDIN_ARGUMENT = "-";
+const STDIN_FD = 0;
 /** How the standard input is named in reports and errors. */
 export const STDIN_NAME = "<stdin>";
 
@@ -23,6 +28,31 @@ export type JournalInput =
   | { readonly kind: "stdin"; readonly path: typeof STDIN_NAME }
   /** A directory that could not be listed, or holds no journal: reported in its turn. */
   | { readonly kind: "unreadable"; readonly path: string; readonly message: string };
+
+/** The one journal of a command that reads one (`gate`, `replay`, `layers`): a file or `-`. */
+export type OneJournal = Exclude<JournalInput, { readonly kind: "unreadable" }>;
+
+export function oneJournal(arg: string): OneJournal {
+  return arg === STDIN_ARGUMENT
+    ? { kind: "stdin", path: STDIN_NAME }
+    : { kind: "file", path: arg, bytes: null };
+}
+
+/**
+ * The standard input as a stream of chunks, in constant memory whatever its length (how, and why
+ * so: src/journal/read-descriptor.ts). A chunk is valid until the next is asked for.
+ */
+export function standardInputChunks(): AsyncIterable<Uint8Array> {
+  return readDescriptorChunks(STDIN_FD, STDIN_NAME, () => process.stdin);
+}
+
+/** A journal's bytes, whole, for the commands that read it whole; failures name the file. */
+export async function oneJournalBytes(journal: OneJournal): Promise<Uint8Array> {
+  if (journal.kind === "file") return readFileBytes(journal.path);
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of standardInputChunks()) chunks.push(chunk.slice());
+  return concatBytes(chunks);
+}
 
 const JOURNAL_EXTENSIONS = [".jsonl", ".lisp-expr"];
 

@@ -1,14 +1,15 @@
 import { readDagOf } from "../journal/index.js";
 import { dagLayers } from "../models/dag/dag.js";
 import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
+import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
 import { renderJsonList } from "./render-json.js";
 
-const HELP = `Usage: statefold layers <dag.json | journal>
+const HELP = `Usage: statefold layers <dag.json | journal | ->
 
 Prints the Kahn schedule of a DAG as JSON, one layer per line: {"layers":[["A"],["B","C"]]}.
 Each layer holds the nodes whose dependencies all sit in earlier layers, sorted by Unicode
 code point. The DAG comes from a DAG file ({"nodes":[{"id","deps"}]}) or a JSONL journal's
-header line.
+header line; - reads either from the standard input.
 
 A DAG that cannot be built is an error naming the reason (duplicate-id,
 dangling-dependency, cycle) and the ids involved.
@@ -33,6 +34,8 @@ async function runLayers(args: readonly string[], output: CliOutput): Promise<nu
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`layers takes one file, found ${positionals.length}`, "layers");
   }
-  output.stdout(renderJsonList("layers", dagLayers(readDagOf(path))));
+  const source = oneJournal(path);
+  const dag = readDagOf(source.path, await oneJournalBytes(source));
+  output.stdout(renderJsonList("layers", dagLayers(dag)));
   return ExitCode.conformant;
 }

@@ -1,6 +1,6 @@
 import type { Engine, EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
-import { type JournalFile, type OtherJournalFile, readAnyJournalFile } from "../journal/index.js";
+import { type JournalFile, type OtherJournalFile, readAnyJournal } from "../journal/index.js";
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
@@ -13,15 +13,17 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed, executiveKernel } from "./engine.js";
+import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
 import { renderJsonList } from "./render-json.js";
 
-const HELP = `Usage: statefold replay <journal> [--dag FILE] [--engine NAME] [--model NAME]
+const HELP = `Usage: statefold replay <journal|-> [--dag FILE] [--engine NAME] [--model NAME]
 
 Folds the journal's entries and prints the state they fold to, as JSON. A dag journal: one
 node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
 fold applies every well-formed event, legal or not, as the librecode model does. An
 operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
 per line, each operation with its steps and live effects (docs/models/operations.md).
+- is a JSONL journal on the standard input.
 
 A log-integrity error stops the fold: the state before the offending entry is printed, and
 the error is reported on stderr with exit status 1. A torn tail is reported on stderr as a
@@ -63,11 +65,15 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   }
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("replay", "--model", values.model, MODEL_NAMES);
-  const journal = readAnyJournalFile(path, { dagPath: values.dag, model });
+  const source = oneJournal(path);
+  const journal = readAnyJournal(source.path, await oneJournalBytes(source), {
+    dagPath: values.dag,
+    model,
+  });
   if (journal.tornTail !== null) {
     const { line, offset } = journal.tornTail;
     const detail = `warning: torn tail at byte ${offset}: an unfinished last entry (a crash mid-write?) was left out`;
-    output.stderr(`statefold: ${new JournalError(path, detail, line).message}\n`);
+    output.stderr(`statefold: ${new JournalError(journal.file, detail, line).message}\n`);
   }
   const fault =
     journal.model === "dag"
@@ -78,7 +84,7 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   if (fault === null) return ExitCode.conformant;
   const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
   output.stderr(
-    `statefold: ${new JournalError(path, detail, journal.lines[fault.index]).message}\n`,
+    `statefold: ${new JournalError(journal.file, detail, journal.lines[fault.index]).message}\n`,
   );
   return ExitCode.notConformant;
 }

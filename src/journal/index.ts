@@ -62,7 +62,16 @@ export function readAnyJournalFile(
   path: string,
   options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
 ): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
-  const journal = readJournal(path);
+  return readAnyJournal(path, readFileBytes(path), options);
+}
+
+/** `readAnyJournalFile` of bytes read elsewhere (the standard input), named `path` in reports. */
+export function readAnyJournal(
+  path: string,
+  bytes: Uint8Array,
+  options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
+): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
+  const journal = readJournal(path, bytes);
   const headerModel = isLispExprJournal(path) ? "dag" : (journal.header?.model ?? null);
   const model = chooseModel(path, headerModel, options.model);
   if (model === "dag") return { model, ...dagJournalFile(path, journal, options) };
@@ -129,23 +138,22 @@ export function readExecutiveRunFiles(specFile: string, budgetFile: string): Exe
 
 /**
  * The DAG a file describes, for `layers`: a JSONL journal's header, or else the file read as a
- * DAG file.
+ * DAG file; `bytes`, when given, are the file's, read elsewhere (the standard input).
  */
-export function readDagOf(path: string): Dag {
+export function readDagOf(path: string, bytes?: Uint8Array): Dag {
   if (isLispExprJournal(path)) {
     const detail =
       "expected a DAG file or a JSONL journal with a header, found a .lisp-expr journal, which carries no DAG";
     throw new JournalError(path, detail);
   }
-  const bytes = readFileBytes(path);
-  const header = readJsonlHeader(bytes, path);
-  if (header === null) return parseDagFile(bytes, path);
+  const read = bytes ?? readFileBytes(path);
+  const header = readJsonlHeader(read, path);
+  if (header === null) return parseDagFile(read, path);
   chooseModel(path, header.model, "dag", "a DAG");
   return header.dag as Dag;
 }
 
-function readJournal(path: string): Journal {
-  const bytes = readFileBytes(path);
+function readJournal(path: string, bytes = readFileBytes(path)): Journal {
   return isLispExprJournal(path) ? readLispExprJournal(bytes, path) : readJsonlJournal(bytes, path);
 }
 

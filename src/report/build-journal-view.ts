@@ -265,7 +265,7 @@ function tornTailFinding(
   for (let i = Math.max(0, report.events - CONTEXT_EVENTS_BEFORE); i < report.events; i++) {
     quoted.push(quote(i));
   }
-  const tail = quotedLines.get(line) ?? { text: "", cut: false };
+  const tail: QuotedLine = quotedLines.get(line) ?? { text: "", cut: false };
   quoted.push({ index: null, line, ...tail });
   return { kind: "torn-tail", line, offset, quoted };
 }
@@ -288,9 +288,17 @@ function quoteEvent(
     event instanceof UnparseableLine
       ? `(${event.problem.replace("-", " ")})`
       : (JSON.stringify(event) ?? String(event));
-  const cut = json.length > QUOTED_LINE_BYTES_MAX;
-  const text = cut ? json.slice(0, QUOTED_LINE_BYTES_MAX) : json;
-  return line === undefined ? { index, text, cut } : { index, line, text, cut };
+  const quoted = quotedJson(json);
+  return line === undefined ? { index, ...quoted } : { index, line, ...quoted };
+}
+
+/** JSON text quoted as a journal line is: its first `QUOTED_LINE_BYTES_MAX` bytes, whole characters. */
+function quotedJson(json: string): QuotedLine {
+  const bytes = new TextEncoder().encode(json);
+  if (bytes.length <= QUOTED_LINE_BYTES_MAX) return { text: json, cut: false };
+  const kept = bytes.subarray(0, QUOTED_LINE_BYTES_MAX);
+  const text = new TextDecoder().decode(kept, { stream: true });
+  return { text, cut: true, bytes: bytes.length };
 }
 
 function stringField(event: unknown, field: "id" | "kind"): string | null {

@@ -99,20 +99,20 @@ export interface TornTailFinding {
   readonly quoted: readonly QuotedEvent[];
 }
 
-/** A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes. */
-export interface QuotedLine {
-  readonly text: string;
-  readonly cut: boolean;
-}
+/**
+ * A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes; a cut line says how long it
+ * is (in bytes, its line end aside), so that the page can say what it left out.
+ */
+export type QuotedLine =
+  | { readonly text: string; readonly cut: false }
+  | { readonly text: string; readonly cut: true; readonly bytes: number };
 
 /** A journal line as written (cut at `QUOTED_LINE_BYTES_MAX`), or the event as JSON without one. */
-export interface QuotedEvent {
+export type QuotedEvent = QuotedLine & {
   /** The event's index; null for a torn tail, which is not an event. */
   readonly index: number | null;
   readonly line?: number;
-  readonly text: string;
-  readonly cut: boolean;
-}
+};
 
 export interface NodeStateView {
   readonly status: Status;

@@ -283,7 +283,7 @@ function quotedBefore(
     const line = lines[i];
     const text = line === undefined ? undefined : quoted.get(line);
     if (line === undefined || text === undefined) continue;
-    events.push({ index: i, line, text: text.text, cut: text.cut });
+    events.push({ index: i, line, ...text });
   }
   return events;
 }

@@ -44,33 +44,40 @@ export async function quoteLines(
   return quoted;
 }
 
-/** The first `QUOTED_LINE_BYTES_MAX` bytes of one line, gathered across chunks. */
+/**
+ * The first `QUOTED_LINE_BYTES_MAX` bytes of one line, gathered across chunks, and the length of
+ * the whole line: a line of 50 MB costs its count, not its bytes.
+ */
 class LineCapture {
   private readonly bytes = new Uint8Array(QUOTED_LINE_BYTES_MAX);
   private length = 0;
-  private cut = false;
+  private lineBytes = 0;
+  private lastByte = -1;
 
   append(part: Uint8Array): void {
-    const room = QUOTED_LINE_BYTES_MAX - this.length;
-    if (part.length > room) this.cut = true;
-    const kept = part.subarray(0, room);
+    if (part.length === 0) return;
+    const kept = part.subarray(0, QUOTED_LINE_BYTES_MAX - this.length);
     this.bytes.set(kept, this.length);
     this.length += kept.length;
+    this.lineBytes += part.length;
+    this.lastByte = part[part.length - 1] as number;
   }
 
   /** The line so far, decoded, and a fresh capture for the next. */
   take(endedByLineFeed: boolean): QuotedLine {
-    let length = this.length;
-    if (endedByLineFeed && !this.cut && this.bytes[length - 1] === CR) length -= 1;
+    // A `\r` before the line feed belongs to the line end (docs/journals.md, "Lines").
+    const lineBytes = this.lineBytes - (endedByLineFeed && this.lastByte === CR ? 1 : 0);
+    const cut = lineBytes > QUOTED_LINE_BYTES_MAX;
+    const length = Math.min(this.length, lineBytes);
     // Invalid UTF-8 shows as U+FFFD; a sequence split by the cut is held back by `stream`, not
     // shown as a replacement character that is not in the journal.
     const text = new TextDecoder("utf-8", { ignoreBOM: true }).decode(
       this.bytes.subarray(0, length),
-      { stream: this.cut },
+      { stream: cut },
     );
-    const quoted = { text, cut: this.cut };
     this.length = 0;
-    this.cut = false;
-    return quoted;
+    this.lineBytes = 0;
+    this.lastByte = -1;
+    return cut ? { text, cut, bytes: lineBytes } : { text, cut };
   }
 }

@@ -19,6 +19,7 @@ import type {
 import {
   illegalMeaning,
   integrityConsequence,
+  plural,
   TORN_TAIL_MEANING,
   WHY_BROKEN,
   WHY_ILLEGAL,
@@ -91,7 +92,9 @@ export function renderQuotedLines(
   const rows = quoted.map((event) => {
     const isOffending = event.index === offending;
     const gutter = event.line === undefined ? `#${event.index}` : String(event.line);
-    const cut = event.cut ? `<span class="cut" title="the line goes on">…</span>` : "";
+    const cut = event.cut
+      ? `<span class="cut" title="the line goes on">… (${plural(event.bytes, "byte")} in all)</span>`
+      : "";
     return `<li${isOffending ? ' class="offending"' : ""}><span class="gutter">${gutter}</span><code>${escapeJournalText(event.text)}${cut}</code></li>`;
   });
   const caption =

@@ -19,7 +19,12 @@ import { renderFinding } from "./render-finding.js";
 import { renderOperationsBody } from "./render-operations-journal.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
-import type { JournalView } from "./views.js";
+import {
+  isUnreadable,
+  type JournalView,
+  type ReportedJournal,
+  type UnreadableJournal,
+} from "./views.js";
 import {
   eventLocation,
   finalCounts,
@@ -39,13 +44,18 @@ export interface HtmlReportOptions {
 /** No script, no fetch of any kind; inline style and the empty data: favicon are all it uses. */
 const CONTENT_SECURITY_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
+/**
+ * `journals` in the order they were given: each audited journal's view, and each one that could
+ * not be read, which is a row of the summary and counted as the text output counts it.
+ */
 export function renderHtmlReport(
-  views: readonly JournalView[],
+  journals: readonly ReportedJournal[],
   options: HtmlReportOptions,
 ): string {
+  const views = journals.filter((journal): journal is JournalView => !isUnreadable(journal));
   const passing = views.filter((view) => passes(view.report, options.strict)).length;
   const verdict = options.strict ? "strictly conformant" : "conformant";
-  const title = `statefold audit: ${passing} of ${plural(views.length, "journal")} ${verdict}`;
+  const title = `statefold audit: ${passing} of ${plural(journals.length, "journal")} ${verdict}${unreadableClause(journals.length - views.length)}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -57,10 +67,10 @@ export function renderHtmlReport(
 <style>${REPORT_CSS}</style>
 </head>
 <body>
-${renderPageHead(views, passing, options.strict)}
+${renderPageHead(journals, views, passing, options.strict)}
 <main>
-${renderSummaryTable(views, options.strict)}
-${views.map((view, position) => renderJournal(view, position, options.strict)).join("\n")}
+${renderSummaryTable(journals, options.strict)}
+${journals.flatMap((journal, position) => (isUnreadable(journal) ? [] : [renderJournal(journal, position, options.strict)])).join("\n")}
 </main>
 <footer>${escapeHtml(options.generator ?? "statefold")} · a self-contained page: no scripts, nothing fetched.</footer>
 </body>
@@ -68,8 +78,19 @@ ${views.map((view, position) => renderJournal(view, position, options.strict)).j
 `;
 }
 
-function renderPageHead(views: readonly JournalView[], passing: number, strict: boolean): string {
+/** `, 5 could not be read`, as the text output's closing line says it; empty for none. */
+function unreadableClause(unreadable: number): string {
+  return unreadable === 0 ? "" : `, ${unreadable} could not be read`;
+}
+
+function renderPageHead(
+  journals: readonly ReportedJournal[],
+  views: readonly JournalView[],
+  passing: number,
+  strict: boolean,
+): string {
   const failing = views.length - passing;
+  const unreadable = journals.length - views.length;
   const events = views.reduce((sum, view) => sum + view.report.events, 0);
   const judged = strict ? "strict conformance (--strict)" : "conformance";
   const pills = [
@@ -79,15 +100,17 @@ function renderPageHead(views: readonly JournalView[], passing: number, strict: 
     failing > 0
       ? `<span class="pill bad">✗ ${failing} not ${strict ? "strictly " : ""}conformant</span>`
       : "",
+    unreadable > 0 ? `<span class="pill bad">✗ ${unreadable} could not be read</span>` : "",
   ].join(" ");
   return `<header class="page-head"><div>
 <h1><span class="brand">statefold</span> audit report</h1>
-<p class="tally">${pills} <span>${plural(views.length, "journal")}, ${plural(events, "event")}, judged for ${judged}</span></p>
+<p class="tally">${pills} <span>${plural(journals.length, "journal")}, ${plural(events, "event")}, judged for ${judged}</span></p>
 </div></header>`;
 }
 
-function renderSummaryTable(views: readonly JournalView[], strict: boolean): string {
-  const rows = views.map((view, position) => {
+function renderSummaryTable(journals: readonly ReportedJournal[], strict: boolean): string {
+  const rows = journals.map((view, position) => {
+    if (isUnreadable(view)) return renderUnreadableRow(view);
     const { report } = view;
     const pass = passes(report, strict);
     const broken = brokenRuleNames(report);
@@ -104,6 +127,19 @@ function renderSummaryTable(views: readonly JournalView[], strict: boolean): str
 <thead><tr><th></th><th>journal</th><th>verdict</th><th class="num">events</th><th class="num">illegal</th><th>broken</th></tr></thead>
 <tbody>${rows.join("\n")}</tbody>
 </table></section>`;
+}
+
+/** A journal that could not be read: a row of the summary with the reason, and nothing more. */
+function renderUnreadableRow(journal: UnreadableJournal): string {
+  const none = `<td class="num"><span class="muted">—</span></td>`;
+  return `<tr class="unreadable">
+<td class="mark bad">✗</td>
+<td class="file">${escapeHtml(journal.file)}</td>
+<td><span class="pill bad">could not be read</span></td>
+${none}
+${none}
+<td>${escapeHtml(journal.error)}</td>
+</tr>`;
 }
 
 /** The rules a report says are broken: integrity, then the model's rules in report order. */

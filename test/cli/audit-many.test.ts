@@ -98,6 +98,99 @@ describe("statefold audit of directories", () => {
   });
 });
 
+describe("statefold audit: journals that cannot be read", () => {
+  const journals = () => {
+    const dir = tempFiles({
+      "a.jsonl": DIAMOND,
+      "b.jsonl": '{"statefold":"journal","version":2}\n',
+      "c.jsonl": readFileSync("examples/violations/unproven-dispatch.jsonl", "utf8"),
+    });
+    return { dir, missing: join(dir, "missing.jsonl") };
+  };
+  const badHeader = (dir: string) =>
+    `${join(dir, "b.jsonl")}:1:34: header: expected "version": 1, found 2`;
+
+  for (const jobs of ["1", "2"]) {
+    it(`each gets a {file, error} in its turn in --format ndjson and json (--jobs ${jobs})`, async () => {
+      const { dir, missing } = journals();
+      const args = ["audit", dir, missing, "--jobs", jobs];
+      const ndjson = await statefoldInProcess([...args, "--format", "ndjson"]);
+      expect(ndjson.code).toBe(2);
+      const lines = ndjson.stdout
+        .trimEnd()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { file: string; error?: string; report?: Report });
+      expect(lines.map(({ file, error }) => ({ file, error }))).toEqual([
+        { file: join(dir, "a.jsonl"), error: undefined },
+        { file: join(dir, "b.jsonl"), error: badHeader(dir) },
+        { file: join(dir, "c.jsonl"), error: undefined },
+        { file: missing, error: `${missing}: cannot read: no such file` },
+      ]);
+      expect(ndjson.stderr).toBe(
+        `statefold: ${badHeader(dir)}\nstatefold: ${missing}: cannot read: no such file\n`,
+      );
+      const json = await statefoldInProcess([...args, "--format", "json"]);
+      expect(JSON.parse(json.stdout)).toEqual(lines);
+    });
+  }
+
+  it("one unreadable journal alone is a bare {file, error} in --format json", async () => {
+    const { missing } = journals();
+    const run = await statefoldInProcess(["audit", missing, "--format", "json"]);
+    expect(run.code).toBe(2);
+    expect(JSON.parse(run.stdout)).toEqual({
+      file: missing,
+      error: `${missing}: cannot read: no such file`,
+    });
+  });
+
+  it("each is a row of the --html summary, which counts them as the text does", async () => {
+    const { dir, missing } = journals();
+    const page = join(dir, "report.html");
+    const run = await statefoldInProcess(["audit", dir, missing, "--html", page]);
+    expect(run.stdout).toMatch(/\n1 of 4 journals conformant, 2 could not be read\n$/);
+    const html = readFileSync(page, "utf8");
+    expect(html).toContain(
+      "<title>statefold audit: 1 of 4 journals conformant, 2 could not be read</title>",
+    );
+    const rows = html.match(/<tr class="unreadable">.*?<\/tr>/gs) ?? [];
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toContain(
+      `${join(dir, "b.jsonl")}:1:34: header: expected &quot;version&quot;: 1, found 2`,
+    );
+    expect(rows[1]).toContain(`${missing}: cannot read: no such file`);
+  });
+});
+
+describe("statefold audit --html: over-long journal text", () => {
+  it("quotes a long line, a long kind and a long id cut, each with its length", async () => {
+    const long = "x".repeat(1_000_000);
+    const header = JSON.stringify({
+      statefold: "journal",
+      version: 1,
+      dag: { nodes: [{ id: "A", deps: [] }] },
+    });
+    const lines = [
+      header,
+      JSON.stringify({ kind: "dispatched", id: "A", note: long }),
+      JSON.stringify({ kind: "dispatched", id: long }),
+    ];
+    const dir = tempFiles({
+      "line.jsonl": `${lines[0]}\n${lines[1]}\n${lines[1]}\n`,
+      "id.jsonl": `${lines[0]}\n${lines[2]}\n`,
+      "kind.jsonl": `${lines[0]}\n${JSON.stringify({ kind: long, id: "A" })}\n`,
+    });
+    const page = join(dir, "report.html");
+    const run = await statefoldInProcess(["audit", dir, "--html", page]);
+    expect(run.code).toBe(1);
+    const html = readFileSync(page, "utf8");
+    expect(html.length).toBeLessThan(100_000);
+    expect(html).toContain(`… (${Buffer.byteLength(lines[1] as string)} bytes in all)`);
+    expect(html).toContain(`… (${Buffer.byteLength(lines[2] as string)} bytes in all)`);
+    expect(html).toContain(`… (${long.length} characters in all)`);
+  });
+});
+
 describe("statefold audit --dag", () => {
   it("reports a DAG file it cannot read once, not once per journal", async () => {
     const dir = tempFiles({ "dag.json": '{"nodes": [' });

@@ -5,7 +5,7 @@ import { loadEngine } from "../../bindings/engine.js";
 import { loadExecutiveEngine } from "../../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../../bindings/operations/engine.js";
 import { decodeSnapshot } from "../../bindings/snapshot-format.js";
-import { type CliRun, statefoldInProcess, tempFiles } from "./cli-process.js";
+import { type CliRun, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
 
 const gate = (...args: string[]): Promise<CliRun> => statefoldInProcess(["gate", ...args]);
 
@@ -172,6 +172,118 @@ describe("statefold gate", () => {
       appendFileSync(journal, "\n");
       expect((await gate(journal, "--snapshot", snapshot)).stdout, model).toMatch(/^resume: /);
     }
+  });
+
+  describe("a torn tail (a last line cut mid-write)", () => {
+    const TORN = '{"kind":"gate-che';
+    const tornAt = Buffer.byteLength(HEADER + START);
+    const warning = (journal: string) =>
+      `statefold: ${journal}:4: warning: torn tail: the last line was cut mid-write (no line end, it does not parse) and is left out; truncate the journal to ${tornAt} bytes before appending to it\n`;
+
+    it("resumes, saying so on stdout and giving the line and the byte offset to truncate to on stderr", async () => {
+      const journal = join(tempFiles({ "t.jsonl": HEADER + START + TORN }), "t.jsonl");
+      expect(await gate(journal)).toEqual({
+        code: 0,
+        stdout: `resume: ${journal} is conformant (2 events), with a torn tail at line 4\n`,
+        stderr: warning(journal),
+      });
+    });
+
+    it("gives the torn tail in the JSON output", async () => {
+      const journal = join(tempFiles({ "t.jsonl": HEADER + START + TORN }), "t.jsonl");
+      const run = await gate(journal, "--format", "json");
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(warning(journal));
+      expect(JSON.parse(run.stdout)).toEqual({
+        file: journal,
+        decision: "resume",
+        strict: false,
+        events: 2,
+        tornTail: { line: 4, offset: tornAt },
+        refusal: null,
+      });
+    });
+
+    it("warns of it when it refuses, too", async () => {
+      const journal = join(
+        tempFiles({ "t.jsonl": HEADER + START + APPENDED_BAD + TORN }),
+        "t.jsonl",
+      );
+      const run = await gate(journal, "--format", "json");
+      expect(run.code).toBe(1);
+      expect(run.stderr).toMatch(/:5: warning: torn tail: .* truncate the journal to \d+ bytes/);
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        decision: "refuse",
+        tornTail: { line: 5, offset: tornAt + APPENDED_BAD.length },
+        refusal: { rule: "scheduleCorrect", index: 2, line: 4 },
+      });
+    });
+
+    it("with --snapshot, on the first gate and on a resumed one", async () => {
+      const dir = tempFiles({ "t.jsonl": HEADER + START + TORN });
+      const journal = join(dir, "t.jsonl");
+      const snapshot = join(dir, "t.snapshot");
+      expect(await gate(journal, "--snapshot", snapshot)).toEqual({
+        code: 0,
+        stdout: `resume: ${journal} is conformant (2 events), with a torn tail at line 4\n`,
+        stderr: warning(journal),
+      });
+      const resumed = await gate(journal, "--snapshot", snapshot, "--format", "json");
+      expect(resumed.stderr).toBe(warning(journal));
+      expect(JSON.parse(resumed.stdout)).toMatchObject({ tornTail: { line: 4, offset: tornAt } });
+      // Truncated where the warning says, the journal takes the completed entry and resumes.
+      writeFileSync(journal, `${HEADER + START}{"kind":"gate-checked","id":"A","result":"pass"}\n`);
+      expect(await gate(journal, "--snapshot", snapshot)).toEqual({
+        code: 0,
+        stdout: `resume: ${journal} is conformant (3 events)\n`,
+        stderr: "",
+      });
+    });
+  });
+
+  describe("- (the journal on the standard input)", () => {
+    it("gates it as it gates a file", async () => {
+      const piped = await statefold(["gate", "-"], {}, readFileSync("examples/diamond.jsonl"));
+      expect(piped).toEqual({
+        code: 0,
+        stdout: "resume: <stdin> is conformant (21 events)\n",
+        stderr: "",
+      });
+      const refused = await statefold(["gate", "-"], {}, HEADER + START + APPENDED_BAD);
+      expect(refused.code).toBe(1);
+      expect(refused.stdout).toMatch(/^refuse: <stdin>: scheduleCorrect is broken at line 4/);
+    });
+
+    it("with --snapshot, checks the prefix the snapshot covers as it streams by, and audits the rest", async () => {
+      const dir = tempFiles({});
+      const snapshot = join(dir, "j.snapshot");
+      const first = await statefold(["gate", "-", "--snapshot", snapshot], {}, HEADER + START);
+      expect(first).toEqual({
+        code: 0,
+        stdout: "resume: <stdin> is conformant (2 events)\n",
+        stderr: "",
+      });
+      const grown = HEADER + START + APPENDED_GOOD;
+      const resumed = await statefold(["gate", "-", "--snapshot", snapshot], {}, grown);
+      expect(resumed.stdout).toBe("resume: <stdin> is conformant (4 events)\n");
+      const changed = await statefold(
+        ["gate", "-", "--snapshot", snapshot],
+        {},
+        grown.replace('"A"}', '"B"}'),
+      );
+      expect(changed.code).toBe(2);
+      expect(changed.stderr).toMatch(
+        /^statefold: <stdin>: refusing the snapshot: .* not the ones it covers/,
+      );
+    });
+
+    it("refuses - as the snapshot's file", async () => {
+      const run = await gate("examples/diamond.jsonl", "--snapshot", "-");
+      expect(run.code).toBe(2);
+      expect(run.stderr).toMatch(
+        /--snapshot names a file: the standard input \(-\) cannot hold one/,
+      );
+    });
   });
 
   it("will not overwrite the journal with a snapshot", async () => {

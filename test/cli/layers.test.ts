@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   expectCleanFailure,
@@ -10,6 +11,14 @@ import {
 const dagFile = (nodes: unknown[]) => tempFile("dag.json", JSON.stringify({ nodes }));
 
 describe("statefold layers", () => {
+  it("reads - as a DAG file or a journal on the standard input", async () => {
+    const expected = (await statefold(["layers", "examples/diamond.dag.json"])).stdout;
+    for (const file of ["examples/diamond.dag.json", "examples/diamond.jsonl"]) {
+      const piped = await statefold(["layers", "-"], {}, readFileSync(file));
+      expect(piped).toEqual({ code: 0, stdout: expected, stderr: "" });
+    }
+  });
+
   it("prints the Kahn layers of a DAG file, one layer per line", async () => {
     const run = await statefold(["layers", "examples/diamond.dag.json"]);
     expect(run.code).toBe(0);

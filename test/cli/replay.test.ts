@@ -1,4 +1,4 @@
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   expectCleanFailure,
@@ -9,6 +9,15 @@ import {
 } from "./cli-process.js";
 
 describe("statefold replay", () => {
+  it("reads - as the journal on the standard input, named <stdin> in its warnings", async () => {
+    const journal = readFileSync("examples/diamond.jsonl", "utf8");
+    const fromFile = await statefold(["replay", "examples/diamond.jsonl"]);
+    const piped = await statefold(["replay", "-"], {}, `${journal}{"kind":"dispa`);
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toBe(fromFile.stdout);
+    expect(piped.stderr).toMatch(/^statefold: <stdin>:\d+: warning: torn tail at byte \d+/);
+  });
+
   it("prints the final state, one node per line in DAG order", async () => {
     const run = await statefold(["replay", "examples/diamond.jsonl"]);
     expect(run.code).toBe(0);

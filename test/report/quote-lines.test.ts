@@ -54,8 +54,37 @@ describe("quoteLines", () => {
   it("cuts a long line at the byte bound, without half a character at the cut", async () => {
     const long = `${"a".repeat(QUOTED_LINE_BYTES_MAX - 1)}é and more`;
     const quoted = await quoteLines([encode(`${long}\nnext\n`)], [1, 2]);
-    expect(quoted.get(1)).toEqual({ text: "a".repeat(QUOTED_LINE_BYTES_MAX - 1), cut: true });
+    expect(quoted.get(1)).toEqual({
+      text: "a".repeat(QUOTED_LINE_BYTES_MAX - 1),
+      cut: true,
+      bytes: encode(long).length,
+    });
     expect(quoted.get(2)).toEqual({ text: "next", cut: false });
+  });
+
+  it("says how long a cut line is, holding no more of it than the bound, whatever its chunks", async () => {
+    const lineBytes = 5_000_000;
+    function* chunks(): Generator<Uint8Array> {
+      yield encode('{"kind":"dispatched","id":"A"}\r\n{"note":"');
+      const piece = encode("x".repeat(65_536));
+      for (let sent = 9; sent < lineBytes - 2; sent += piece.length) {
+        yield piece.subarray(0, Math.min(piece.length, lineBytes - 2 - sent));
+      }
+      yield encode('"}\r\n{"kind":"landed","id":"A"}');
+    }
+    const quoted = await quoteLines(chunks(), [2, 3]);
+    expect(quoted.get(2)).toEqual({
+      text: `{"note":"${"x".repeat(QUOTED_LINE_BYTES_MAX - 9)}`,
+      cut: true,
+      bytes: lineBytes,
+    });
+    expect(quoted.get(3)).toEqual({ text: '{"kind":"landed","id":"A"}', cut: false });
+  });
+
+  it("does not cut a line of exactly the bound that ends in \\r\\n", async () => {
+    const line = "y".repeat(QUOTED_LINE_BYTES_MAX);
+    const quoted = await quoteLines([encode(`${line}\r\n`)], [1]);
+    expect(quoted.get(1)).toEqual({ text: line, cut: false });
   });
 
   it("shows bytes that are not UTF-8 as replacement characters", async () => {
