@@ -4,13 +4,22 @@
  * last DAG loaded, so auditing many journals over one DAG loads it once.
  */
 import {
-  type AuditBytesOptions,
   chunksOf,
+  dagAuditBytesArguments,
   type Engine,
   givenDag,
-  type JournalBytes,
+  isDagOrNull,
   UNNAMED_JOURNAL,
+  withDagArgument,
 } from "../src/engine.js";
+import {
+  arrayArgument,
+  DAG_AUDITOR_OPTIONS,
+  dagArgument,
+  optionsArgument,
+  resumeJournalArgument,
+  snapshotArgument,
+} from "../src/engine-arguments.js";
 import type { Dag } from "../src/models/dag/dag.js";
 import { LogIntegrityError } from "../src/models/dag/events.js";
 import type { Report } from "../src/models/dag/report.js";
@@ -43,6 +52,8 @@ export interface WasmEngine extends Engine {
    * A JSONL journal as a stream you write to: the auditor behind `auditBytes`, for a runtime that
    * appends. With `{ snapshots: true }` it can `snapshot()` its state to `resume` from later.
    */
+  openAuditor(options?: AuditorOptions): JournalAuditor;
+  /** The older form, still taken: the DAG (null for the header's) before the options. */
   openAuditor(dag: Dag | null, options?: AuditorOptions): JournalAuditor;
   /**
    * The model a JSONL journal's first line names, null when it is no header: what
@@ -59,7 +70,13 @@ export interface WasmEngine extends Engine {
   resume(
     snapshot: Uint8Array,
     journal: ResumeJournal,
-    dag?: Dag | null,
+    options?: AuditorOptions,
+  ): Promise<JournalAuditor>;
+  /** The older form, still taken: the DAG (null for the snapshot's) before the options. */
+  resume(
+    snapshot: Uint8Array,
+    journal: ResumeJournal,
+    dag: Dag | null | undefined,
     options?: AuditorOptions,
   ): Promise<JournalAuditor>;
   /**
@@ -89,17 +106,76 @@ class KernelEngine implements WasmEngine {
     readonly flavour: KernelFlavour,
   ) {}
 
-  audit(dag: Dag, events: readonly unknown[], source: AuditSource = {}): Report {
-    this.fold(dag, events);
+  audit(dag: unknown, events: unknown, source: AuditSource = {}): Report {
+    const call = "audit(dag, events, source)";
+    const checkedDag = dagArgument(call, dag);
+    const checkedEvents = arrayArgument(call, "events", events);
+    this.fold(checkedDag, checkedEvents);
     const context = {
-      ids: nodeIdsOf(dag),
+      ids: nodeIdsOf(checkedDag),
       lines: source.lines,
-      faultSubject: faultSubjectOf(events),
+      faultSubject: faultSubjectOf(checkedEvents),
     };
     return { ...readReport(this.host.kernel, context), tornTail: source.tornTail ?? null };
   }
 
-  replay(dag: Dag, events: readonly unknown[]): ModelState {
+  replay(dag: unknown, events: unknown): ModelState {
+    const call = "replay(dag, events)";
+    return this.replayChecked(dagArgument(call, dag), arrayArgument(call, "events", events));
+  }
+
+  async auditBytes(...args: unknown[]): Promise<Report> {
+    const { bytes, options } = dagAuditBytesArguments(args);
+    const auditor = this.openChecked(options);
+    for await (const chunk of chunksOf(bytes)) auditor.write(chunk);
+    return auditor.finish();
+  }
+
+  headerModel(firstLine: Uint8Array, file: string): ModelName | null {
+    return this.host.headerModel(firstLine, file);
+  }
+
+  openAuditor(...args: unknown[]): JournalAuditor {
+    if (isDagOrNull(args[0])) {
+      const call = "openAuditor(dag, options)";
+      return this.openChecked(withDagArgument(call, args[0], args[1], DAG_AUDITOR_OPTIONS));
+    }
+    const call = "openAuditor(options)";
+    return this.openChecked(optionsArgument<AuditorOptions>(call, args[0], DAG_AUDITOR_OPTIONS));
+  }
+
+  async resume(snapshot: unknown, journal: unknown, ...rest: unknown[]): Promise<JournalAuditor> {
+    const olderForm = isDagOrNull(rest[0]) || rest.length > 1;
+    const call = olderForm
+      ? "resume(snapshot, journal, dag, options)"
+      : "resume(snapshot, journal, options)";
+    const checkedSnapshot = snapshotArgument(call, snapshot);
+    const checkedJournal = resumeJournalArgument(call, journal);
+    const options = olderForm
+      ? withDagArgument<AuditorOptions>(call, olderDag(call, rest[0]), rest[1], DAG_AUDITOR_OPTIONS)
+      : optionsArgument<AuditorOptions>(call, rest[0], DAG_AUDITOR_OPTIONS);
+    const given = givenDag(options.dag ?? null, options);
+    return JsonlSession.resume(this.host, checkedSnapshot, checkedJournal, given, {
+      ...options,
+      snapshots: true,
+    });
+  }
+
+  memoryBytes(): number {
+    return this.host.kernel.memory.buffer.byteLength;
+  }
+
+  eventsSoFar(): number {
+    const { kernel } = this.host;
+    const at = kernel.reportPointer() + (kernel.REPORT_EVENTS.value as number);
+    return new DataView(kernel.memory.buffer).getFloat64(at, true);
+  }
+
+  private openChecked(options: AuditorOptions): JournalAuditor {
+    return new JsonlSession(this.host, givenDag(options.dag ?? null, options), options);
+  }
+
+  private replayChecked(dag: Dag, events: readonly unknown[]): ModelState {
     const { surfaces } = this.fold(dag, events);
     const context = {
       ids: nodeIdsOf(dag),
@@ -116,46 +192,6 @@ class KernelEngine implements WasmEngine {
     return Object.freeze({ dag, nodes: Object.freeze(nodes), log });
   }
 
-  async auditBytes(
-    dag: Dag | null,
-    bytes: JournalBytes,
-    options: AuditBytesOptions = {},
-  ): Promise<Report> {
-    const auditor = this.openAuditor(dag, options);
-    for await (const chunk of chunksOf(bytes)) auditor.write(chunk);
-    return auditor.finish();
-  }
-
-  headerModel(firstLine: Uint8Array, file: string): ModelName | null {
-    return this.host.headerModel(firstLine, file);
-  }
-
-  openAuditor(dag: Dag | null, options: AuditorOptions = {}): JournalAuditor {
-    return new JsonlSession(this.host, givenDag(dag, options), options);
-  }
-
-  resume(
-    snapshot: Uint8Array,
-    journal: ResumeJournal,
-    dag: Dag | null = null,
-    options: AuditorOptions = {},
-  ): Promise<JournalAuditor> {
-    return JsonlSession.resume(this.host, snapshot, journal, givenDag(dag, options), {
-      ...options,
-      snapshots: true,
-    });
-  }
-
-  memoryBytes(): number {
-    return this.host.kernel.memory.buffer.byteLength;
-  }
-
-  eventsSoFar(): number {
-    const { kernel } = this.host;
-    const at = kernel.reportPointer() + (kernel.REPORT_EVENTS.value as number);
-    return new DataView(kernel.memory.buffer).getFloat64(at, true);
-  }
-
   private fold(dag: Dag, events: readonly unknown[]): { surfaces: Surfaces } {
     this.host.journalGeneration += 1;
     this.host.useDag(dag, UNNAMED_JOURNAL);
@@ -163,6 +199,11 @@ class KernelEngine implements WasmEngine {
     this.host.check(limit, UNNAMED_JOURNAL);
     return { surfaces };
   }
+}
+
+/** The DAG argument of `resume`'s older form: a DAG, or null or nothing for the snapshot's. */
+function olderDag(call: string, dag: unknown): Dag | null {
+  return dag === undefined || dag === null ? null : dagArgument(call, dag);
 }
 
 /** The id or kind an unknown-node or unknown-kind fault names, straight from the event. */

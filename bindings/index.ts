@@ -4,6 +4,13 @@
  * bindings are imported when asked for, so a page that loads this file without a bundler, for the
  * dag engine, fetches only the dag's modules (the executive's import a package, `immutable`).
  */
+import {
+  ArgumentError,
+  choiceArgument,
+  closedObjectArgument,
+  describeValue,
+} from "../src/engine-arguments.js";
+import { MODEL_NAMES, type ModelName } from "../src/models/registry.js";
 import { type LoadEngineOptions, loadEngine as loadDagEngine, type WasmEngine } from "./engine.js";
 import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
 import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
@@ -18,6 +25,9 @@ export type {
   WasmExecutiveEngine,
 } from "./executive/index.js";
 export type { AuditorOptions, JournalAuditor } from "./jsonl-session.js";
+
+import type { KernelFlavour } from "./kernel.js";
+
 export { type KernelFlavour, type KernelSource, supportsSimd } from "./kernel.js";
 export type {
   LoadOperationsEngineOptions,
@@ -35,11 +45,9 @@ export function loadEngine(
   options?: LoadEngineOptions & { readonly model?: "dag" },
 ): Promise<WasmEngine>;
 export async function loadEngine(
-  options: (LoadEngineOptions | LoadOperationsEngineOptions | LoadExecutiveEngineOptions) & {
-    readonly model?: "dag" | "operations" | "executive";
-  } = {},
+  options: unknown = {},
 ): Promise<WasmEngine | WasmOperationsEngine | WasmExecutiveEngine> {
-  const { model = "dag", ...rest } = options;
+  const { model = "dag", ...rest } = loadEngineArgument(options);
   switch (model) {
     case "executive":
       return (await import("./executive/index.js")).loadExecutiveEngine(rest);
@@ -49,3 +57,42 @@ export async function loadEngine(
       return loadDagEngine(rest);
   }
 }
+
+type AnyLoadEngineOptions = (
+  | LoadEngineOptions
+  | LoadOperationsEngineOptions
+  | LoadExecutiveEngineOptions
+) & { readonly model?: ModelName };
+
+/** `loadEngine`'s options, checked: a model it ships, a build it has, no option it ignores. */
+function loadEngineArgument(options: unknown): AnyLoadEngineOptions {
+  const call = "loadEngine(options)";
+  const checked = closedObjectArgument(call, "options", options, LOAD_OPTIONS) as {
+    readonly model?: unknown;
+    readonly flavour?: unknown;
+    readonly memoryLimitBytes?: unknown;
+  };
+  const model = choiceArgument(call, "options.model", checked.model, MODEL_NAMES);
+  choiceArgument(call, "options.flavour", checked.flavour, KERNEL_FLAVOURS);
+  const limit = checked.memoryLimitBytes;
+  if (limit !== undefined && (model ?? "dag") === "dag") {
+    throw new ArgumentError(
+      call,
+      "options.memoryLimitBytes",
+      'absent for the dag engine (it is the "operations" and "executive" engines\' option)',
+      describeValue(limit),
+    );
+  }
+  if (limit !== undefined && !(typeof limit === "number" && limit >= 0)) {
+    throw new ArgumentError(
+      call,
+      "options.memoryLimitBytes",
+      "a number of bytes",
+      describeValue(limit),
+    );
+  }
+  return checked as AnyLoadEngineOptions;
+}
+
+const LOAD_OPTIONS = ["model", "wasm", "flavour", "memoryLimitBytes"];
+const KERNEL_FLAVOURS: readonly KernelFlavour[] = ["simd", "scalar"];

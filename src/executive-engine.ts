@@ -4,6 +4,7 @@
  * budget checked by the reader, every observation replayed through the machine.
  */
 import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "./engine.js";
+import { AUDIT_OPTIONS, auditBytesArguments } from "./engine-arguments.js";
 import { chooseModel } from "./journal/choose-model.js";
 import { JournalError } from "./journal/errors.js";
 import type { JournalHeader } from "./journal/journal.js";
@@ -14,15 +15,25 @@ import {
   type ExecutiveRun,
 } from "./models/executive/audit.js";
 
+export interface ExecutiveAuditOptions {
+  /** Names the journal in errors. */
+  readonly file?: string;
+}
+
 export interface ExecutiveEngine {
   readonly name: EngineName;
   /** Audits a JSONL executive journal, whose header gives the spec and budget it ran under. */
-  auditBytes(bytes: JournalBytes, options?: { readonly file?: string }): Promise<ExecutiveReport>;
+  auditBytes(bytes: JournalBytes, options?: ExecutiveAuditOptions): Promise<ExecutiveReport>;
 }
 
 export const referenceExecutiveEngine: ExecutiveEngine = {
   name: "reference",
-  async auditBytes(bytes, options = {}) {
+  async auditBytes(given: unknown, givenOptions?: unknown) {
+    const { bytes, options } = auditBytesArguments<ExecutiveAuditOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
     chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");

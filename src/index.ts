@@ -22,6 +22,12 @@ export {
   type JournalBytes,
   referenceEngine,
 } from "./engine.js";
+export { ArgumentError } from "./engine-arguments.js";
+export {
+  type ExecutiveAuditOptions,
+  type ExecutiveEngine,
+  referenceExecutiveEngine,
+} from "./executive-engine.js";
 export {
   assertConformant,
   type GateRule,
@@ -37,3 +43,8 @@ export * from "./models/dag/index.js";
 export * as executive from "./models/executive/index.js";
 export * from "./models/journal-source.js";
 export * as operations from "./models/operations/index.js";
+export {
+  type OperationsAuditOptions,
+  type OperationsEngine,
+  referenceOperationsEngine,
+} from "./operations-engine.js";

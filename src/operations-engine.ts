@@ -4,16 +4,22 @@
  * engines do not load the operations model.
  */
 import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "./engine.js";
+import { AUDIT_OPTIONS, arrayArgument, auditBytesArguments } from "./engine-arguments.js";
 import { chooseModel } from "./journal/choose-model.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
 import type { AuditSource } from "./models/journal-source.js";
 import { audit } from "./models/operations/audit.js";
 import type { OperationsReport } from "./models/operations/report.js";
 
+export interface OperationsAuditOptions {
+  /** Names the journal in errors. */
+  readonly file?: string;
+}
+
 export interface OperationsEngine {
   readonly name: EngineName;
   /** Audits a JSONL journal; a header, when there is one, must name the operations model. */
-  auditBytes(bytes: JournalBytes, options?: { readonly file?: string }): Promise<OperationsReport>;
+  auditBytes(bytes: JournalBytes, options?: OperationsAuditOptions): Promise<OperationsReport>;
 }
 
 export const referenceOperationsEngine: OperationsEngine & {
@@ -21,8 +27,15 @@ export const referenceOperationsEngine: OperationsEngine & {
   audit(records: readonly unknown[], source?: AuditSource): OperationsReport;
 } = {
   name: "reference",
-  audit,
-  async auditBytes(bytes, options = {}) {
+  audit(records: unknown, source?: AuditSource) {
+    return audit(arrayArgument("audit(records, source)", "records", records), source);
+  },
+  async auditBytes(given: unknown, givenOptions?: unknown) {
+    const { bytes, options } = auditBytesArguments<OperationsAuditOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
     chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");

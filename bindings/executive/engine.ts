@@ -10,8 +10,16 @@
  * by the kernel itself when it is plain — and the last header's spec stays loaded, so a fleet's
  * journals of one spec load it once.
  */
-import { chunksOf, type JournalBytes } from "../../src/engine.js";
-import type { ExecutiveEngine } from "../../src/executive-engine.js";
+import { chunksOf } from "../../src/engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  auditBytesArguments,
+  optionsArgument,
+  resumeJournalArgument,
+  snapshotArgument,
+} from "../../src/engine-arguments.js";
+import type { ExecutiveAuditOptions, ExecutiveEngine } from "../../src/executive-engine.js";
 import { executiveRunOf } from "../../src/executive-engine.js";
 import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
@@ -43,10 +51,7 @@ export interface LoadExecutiveEngineOptions {
   readonly memoryLimitBytes?: number;
 }
 
-export interface ExecutiveAuditOptions {
-  /** Names the journal in errors. */
-  readonly file?: string;
-}
+export type { ExecutiveAuditOptions };
 
 export type ExecutiveAuditorOptions = StreamedSessionOptions;
 
@@ -104,25 +109,36 @@ class ExecutiveKernelEngine implements WasmExecutiveEngine {
     this.machine = createKernelExecutive(this.owner);
   }
 
-  async auditBytes(
-    bytes: JournalBytes,
-    options: ExecutiveAuditOptions = {},
-  ): Promise<ExecutiveReport> {
-    const session = this.openAuditor(options);
+  async auditBytes(given: unknown, givenOptions?: unknown): Promise<ExecutiveReport> {
+    const { bytes, options } = auditBytesArguments<ExecutiveAuditOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
+    const session = new Session(this.owner, options);
     for await (const chunk of chunksOf(bytes)) session.write(chunk);
     return session.finish();
   }
 
-  openAuditor(options: ExecutiveAuditorOptions = {}): ExecutiveJournalAuditor {
-    return new Session(this.owner, options);
+  openAuditor(options?: unknown): ExecutiveJournalAuditor {
+    const checked = optionsArgument<ExecutiveAuditorOptions>(
+      "openAuditor(options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    return new Session(this.owner, checked);
   }
 
-  resume(
-    snapshot: Uint8Array,
-    journal: ResumeJournal,
-    options: ExecutiveAuditorOptions = {},
+  async resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
   ): Promise<ExecutiveJournalAuditor> {
-    return new Session(this.owner, options).resumeFrom(snapshot, journal, options);
+    const call = "resume(snapshot, journal, options)";
+    const checkedSnapshot = snapshotArgument(call, snapshot);
+    const checkedJournal = resumeJournalArgument(call, journal);
+    const checked = optionsArgument<ExecutiveAuditorOptions>(call, options, AUDITOR_OPTIONS);
+    return new Session(this.owner, checked).resumeFrom(checkedSnapshot, checkedJournal, checked);
   }
 
   memoryBytes(): number {

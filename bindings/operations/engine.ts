@@ -6,12 +6,20 @@
  * The streaming, the prefix hash and resuming are every streamed model's (../streamed-session.ts).
  */
 
-import { chunksOf, type JournalBytes } from "../../src/engine.js";
+import { chunksOf } from "../../src/engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  auditBytesArguments,
+  optionsArgument,
+  resumeJournalArgument,
+  snapshotArgument,
+} from "../../src/engine-arguments.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
-import type { OperationsEngine } from "../../src/operations-engine.js";
+import type { OperationsAuditOptions, OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import type { ResumeJournal } from "../prefix-hash.js";
 import type { OperationsSnapshotBody } from "../snapshot-format.js";
@@ -37,10 +45,7 @@ export interface LoadOperationsEngineOptions {
   readonly memoryLimitBytes?: number;
 }
 
-export interface OperationsAuditOptions {
-  /** Names the journal in errors. */
-  readonly file?: string;
-}
+export type { OperationsAuditOptions };
 
 export type OperationsAuditorOptions = StreamedSessionOptions;
 
@@ -92,25 +97,36 @@ class OperationsKernelEngine implements WasmOperationsEngine {
     this.owner = { kernel, generation: 0 };
   }
 
-  async auditBytes(
-    bytes: JournalBytes,
-    options: OperationsAuditOptions = {},
-  ): Promise<OperationsReport> {
-    const session = this.openAuditor(options);
+  async auditBytes(given: unknown, givenOptions?: unknown): Promise<OperationsReport> {
+    const { bytes, options } = auditBytesArguments<OperationsAuditOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
+    const session = new Session(this.owner, options);
     for await (const chunk of chunksOf(bytes)) session.write(chunk);
     return session.finish();
   }
 
-  openAuditor(options: OperationsAuditorOptions = {}): OperationsJournalAuditor {
-    return new Session(this.owner, options);
+  openAuditor(options?: unknown): OperationsJournalAuditor {
+    const checked = optionsArgument<OperationsAuditorOptions>(
+      "openAuditor(options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    return new Session(this.owner, checked);
   }
 
-  resume(
-    snapshot: Uint8Array,
-    journal: ResumeJournal,
-    options: OperationsAuditorOptions = {},
+  async resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
   ): Promise<OperationsJournalAuditor> {
-    return new Session(this.owner, options).resumeFrom(snapshot, journal, options);
+    const call = "resume(snapshot, journal, options)";
+    const checkedSnapshot = snapshotArgument(call, snapshot);
+    const checkedJournal = resumeJournalArgument(call, journal);
+    const checked = optionsArgument<OperationsAuditorOptions>(call, options, AUDITOR_OPTIONS);
+    return new Session(this.owner, checked).resumeFrom(checkedSnapshot, checkedJournal, checked);
   }
 
   memoryBytes(): number {

@@ -18,6 +18,11 @@ export function rememberReverseEdges(dag: object, edges: ReverseEdges): void {
   reverseEdgesOf.set(dag, edges);
 }
 
+/** Whether a value is a DAG makeDag made: what the engines' argument checks accept as a DAG. */
+export function madeByMakeDag(value: unknown): boolean {
+  return typeof value === "object" && value !== null && reverseEdgesOf.has(value);
+}
+
 /** The reverse edges of a DAG made by makeDag (src/models/dag/dag.ts), its only constructor. */
 export function reverseEdges(dag: object): ReverseEdges {
   const edges = reverseEdgesOf.get(dag);

@@ -1,0 +1,237 @@
+/**
+ * The engines' door (docs/api.md, "Errors"): every public engine method reads its arguments here
+ * first, so a wrong one is an `ArgumentError` naming the call, what was expected and what was
+ * given — never a TypeError from somewhere inside an engine.
+ */
+import { isResumableFile, type ResumableFile } from "./journal/resumable-file.js";
+import type { Dag } from "./models/dag/dag.js";
+import { madeByMakeDag } from "./models/dag/reverse-edges.js";
+
+/** A call of the library API given an argument it cannot take. */
+export class ArgumentError extends Error {
+  override readonly name = "ArgumentError";
+  constructor(
+    /** The call as the API documents it, e.g. `auditBytes(bytes, options)`. */
+    readonly call: string,
+    /** Which argument, or which part of one (`options.file`). */
+    readonly argument: string,
+    readonly expected: string,
+    /** What was given, described. */
+    readonly found: string,
+  ) {
+    super(`statefold: ${call}: expected ${argument} to be ${expected}, found ${found}`);
+  }
+}
+
+/** JSONL bytes: all at once, or as a stream of chunks of any size. */
+export type JournalBytes = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+const JOURNAL_BYTES = "a Uint8Array, or an iterable or async iterable of Uint8Array chunks";
+
+export function journalBytesArgument(call: string, value: unknown): JournalBytes {
+  if (value instanceof Uint8Array || (typeof value !== "string" && isIterable(value))) {
+    return value as JournalBytes;
+  }
+  const dagFirst = value === null || madeByMakeDag(value);
+  const hint = dagFirst ? " (the bytes come first; a DAG is the option { dag })" : "";
+  throw new ArgumentError(call, "bytes", JOURNAL_BYTES, describeValue(value) + hint);
+}
+
+/** The arguments of `auditBytes(bytes, options)`, for an engine whose options are `names`. */
+export function auditBytesArguments<Options extends object>(
+  bytes: unknown,
+  options: unknown,
+  names: readonly OptionName[],
+): { readonly bytes: JournalBytes; readonly options: Options } {
+  const call = "auditBytes(bytes, options)";
+  return {
+    bytes: journalBytesArgument(call, bytes),
+    options: optionsArgument<Options>(call, options, names),
+  };
+}
+
+/** The journal a `resume` continues: its bytes from the start, or a `resumableFile`. */
+export function resumeJournalArgument(call: string, value: unknown): JournalBytes | ResumableFile {
+  if (isResumableFile(value)) return value;
+  if (value instanceof Uint8Array || (typeof value !== "string" && isIterable(value))) {
+    return value as JournalBytes;
+  }
+  throw new ArgumentError(
+    call,
+    "journal",
+    `${JOURNAL_BYTES}, or a resumableFile`,
+    describeValue(value),
+  );
+}
+
+export function snapshotArgument(call: string, value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  throw new ArgumentError(
+    call,
+    "snapshot",
+    "a Uint8Array (what an auditor's snapshot() returned)",
+    describeValue(value),
+  );
+}
+
+/** One chunk of a stream of journal bytes, checked as it comes (`index` from 0). */
+export function chunkArgument(value: unknown, index: number): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  throw new ArgumentError(
+    "reading the journal's bytes",
+    `chunk ${index + 1}`,
+    "a Uint8Array",
+    describeValue(value),
+  );
+}
+
+export function dagArgument(call: string, value: unknown): Dag {
+  if (madeByMakeDag(value)) return value as Dag;
+  throw new ArgumentError(call, "dag", "a DAG (makeDag(nodes).dag)", describeValue(value));
+}
+
+/** A log of events or records: an array of any values (the model judges each). */
+export function arrayArgument(call: string, argument: string, value: unknown): readonly unknown[] {
+  if (Array.isArray(value)) return value;
+  throw new ArgumentError(call, argument, "an array", describeValue(value));
+}
+
+interface OptionRule {
+  readonly expected: string;
+  accepts(value: unknown): boolean;
+}
+
+const isString = (value: unknown) => typeof value === "string";
+const OPTION_RULES = {
+  file: { expected: "a string", accepts: isString },
+  dag: {
+    expected: "a DAG (makeDag(nodes).dag) or null",
+    accepts: (value) => value === null || madeByMakeDag(value),
+  },
+  dagName: { expected: "a string", accepts: isString },
+  snapshots: { expected: "a boolean", accepts: (value) => typeof value === "boolean" },
+  digests: {
+    expected: "the digests readFileHashed gives",
+    accepts: (value) => typeof value === "object" && value !== null,
+  },
+  snapshotFile: { expected: "a string", accepts: isString },
+} satisfies Record<string, OptionRule>;
+
+export type OptionName = keyof typeof OPTION_RULES;
+
+/** The options of the dag engine's `auditBytes`; its auditors take the snapshot options too. */
+export const DAG_AUDIT_OPTIONS: readonly OptionName[] = ["file", "dag", "dagName"];
+export const DAG_AUDITOR_OPTIONS: readonly OptionName[] = [
+  ...DAG_AUDIT_OPTIONS,
+  "snapshots",
+  "digests",
+  "snapshotFile",
+];
+/** The options of another model's `auditBytes`, and of its auditors. */
+export const AUDIT_OPTIONS: readonly OptionName[] = ["file"];
+export const AUDITOR_OPTIONS: readonly OptionName[] = [
+  "file",
+  "snapshots",
+  "digests",
+  "snapshotFile",
+];
+
+/**
+ * An options object whose every key is one of `names`, each of its type (undefined stands for
+ * an option not given); nothing at all is no options.
+ */
+export function optionsArgument<Options extends object>(
+  call: string,
+  value: unknown,
+  names: readonly OptionName[],
+): Options {
+  if (value === undefined) return {} as Options;
+  const hint = madeByMakeDag(value) && names.includes("dag") ? " (pass it as { dag })" : "";
+  const options = closedObjectArgument(call, "options", value, names, hint);
+  for (const [name, option] of Object.entries(options)) {
+    const rule: OptionRule = OPTION_RULES[name as OptionName];
+    if (option !== undefined && !rule.accepts(option)) {
+      throw new ArgumentError(call, `options.${name}`, rule.expected, describeValue(option));
+    }
+  }
+  return options as Options;
+}
+
+/** A plain object whose every key is one of `names`. */
+export function closedObjectArgument(
+  call: string,
+  argument: string,
+  value: unknown,
+  names: readonly string[],
+  hint = "",
+): object {
+  const expected = `an object whose keys are among ${names.join(", ")}`;
+  if (!isPlainObject(value) || madeByMakeDag(value)) {
+    throw new ArgumentError(call, argument, expected, describeValue(value) + hint);
+  }
+  const unknown = Object.keys(value).find((key) => !names.includes(key));
+  if (unknown !== undefined) {
+    throw new ArgumentError(call, argument, expected, `the key ${JSON.stringify(unknown)}`);
+  }
+  return value;
+}
+
+/** One value of a closed set, e.g. `loadEngine`'s `model` or `flavour`; undefined when not given. */
+export function choiceArgument<Choice extends string>(
+  call: string,
+  argument: string,
+  value: unknown,
+  choices: readonly Choice[],
+): Choice | undefined {
+  if (value === undefined || (choices as readonly unknown[]).includes(value)) {
+    return value as Choice | undefined;
+  }
+  const expected = choices.map((choice) => JSON.stringify(choice)).join(" or ");
+  throw new ArgumentError(call, argument, expected, describeValue(value));
+}
+
+/** A short description of any value, for an error to say what it found. */
+export function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (value === undefined) return "nothing (undefined)";
+  if (value instanceof Uint8Array) return `a Uint8Array of ${value.length} bytes`;
+  if (value instanceof ArrayBuffer) return "an ArrayBuffer (wrap it: new Uint8Array(buffer))";
+  if (typeof value === "string") return `the string ${JSON.stringify(cut(value))}`;
+  if (typeof value === "function") return "a function";
+  if (typeof value !== "object") return `the ${typeof value} ${String(value)}`;
+  if (Array.isArray(value)) return `an array of ${value.length}`;
+  if (madeByMakeDag(value)) return "a DAG";
+  const made = makeDagResultOf(value);
+  if (made !== null) return made;
+  const keys = Object.keys(value);
+  if (keys.length === 0) return "an empty object";
+  const listed = keys.slice(0, 5).map((key) => JSON.stringify(key));
+  return `an object with the keys ${listed.join(", ")}${keys.length > 5 ? ", …" : ""}`;
+}
+
+/** makeDag's answer given where its DAG belongs: say how to take the DAG out. */
+function makeDagResultOf(value: object): string | null {
+  const { ok, dag, rejection } = value as { ok?: unknown; dag?: unknown; rejection?: unknown };
+  if (ok === true && madeByMakeDag(dag))
+    return "makeDag's result { ok, dag } (its .dag is the DAG)";
+  if (ok === false && typeof rejection === "object" && rejection !== null) {
+    const { reason } = rejection as { reason?: unknown };
+    return `makeDag's rejection of the nodes (${String(reason)}): there is no DAG to audit against`;
+  }
+  return null;
+}
+
+function isIterable(value: unknown): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return Symbol.iterator in value || Symbol.asyncIterator in value;
+}
+
+function isPlainObject(value: unknown): value is object {
+  if (typeof value !== "object" || value === null) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+function cut(text: string): string {
+  return text.length <= 40 ? text : `${text.slice(0, 40)}…`;
+}
