@@ -33,8 +33,9 @@ const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapsho
                       [--model NAME]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
-conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
-and the event that broke it.
+conformant to its model (strictly, with --strict) — dag, operations or executive, the one its
+header names, as for statefold audit; exit 1 (refuse) otherwise, naming the rule that broke
+first and the entry that broke it.
 
 With --snapshot FILE the gate is incremental, for a journal that only grows: when FILE exists,
 the journal's prefix it covers is checked (SHA-256) and only what was appended since is audited;
@@ -44,7 +45,7 @@ foreign snapshot, or a journal whose covered prefix changed, is refused (exit 2)
 snapshot to audit the whole journal again.
 
 Options:
-  --dag FILE        the DAG for a journal without a header line
+  --dag FILE        the DAG for a dag journal without a header line
   --strict          refuse illegal events too
   --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of every
                     model, wasm engine)

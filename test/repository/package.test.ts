@@ -7,11 +7,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { MODEL_NAMES } from "../../src/models/registry.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
 interface Manifest {
+  description?: string;
   license?: string;
   dependencies?: Record<string, string>;
   scripts?: Record<string, string>;
@@ -72,6 +74,12 @@ describe("the package", () => {
     const license = readFileSync(join(ROOT, "LICENSE"), "utf8");
     expect(license).toMatch(/^MIT License\n\nCopyright \(c\) 2026 the statefold authors\n/);
     expect(license).toContain('THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND');
+  });
+
+  it("describes every model in its package.json", () => {
+    const { description = "" } = readJson<Manifest>(join(ROOT, "package.json"));
+    const named = MODEL_NAMES.filter((model) => new RegExp(`\\b${model}\\b`).test(description));
+    expect(named).toEqual([...MODEL_NAMES]);
   });
 
   it("ships the CLI, the library and each kernel once, and nothing of the repository's own", () => {
