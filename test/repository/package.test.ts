@@ -42,9 +42,10 @@ function pack(args: readonly string[]): { filename: string; paths: string[] } {
 }
 
 /**
- * The repository's lock entries for the package's runtime dependencies, and theirs: seeded into
- * the empty folder's lock, they let `npm install --offline` take the tarballs from the npm cache
- * that `npm ci` filled, without asking the registry to resolve a version.
+ * The repository's lock entries for the package's runtime dependencies, and theirs (with the
+ * copies nested under them): seeded into the empty folder's lock, they let `npm install
+ * --offline` take the tarballs from the npm cache that `npm ci` filled, without asking the
+ * registry to resolve a version.
  */
 function lockedRuntimeDependencies(): Record<string, LockEntry> {
   const manifest = readJson<Manifest>(join(ROOT, "package.json"));
@@ -54,10 +55,12 @@ function lockedRuntimeDependencies(): Record<string, LockEntry> {
   for (let name = names.pop(); name !== undefined; name = names.pop()) {
     const key = `node_modules/${name}`;
     if (key in entries) continue;
-    const entry = lock.packages[key];
-    if (entry === undefined) throw new Error(`package-lock.json has no entry ${key}`);
-    entries[key] = entry;
-    names.push(...Object.keys(entry.dependencies ?? {}));
+    if (lock.packages[key] === undefined) throw new Error(`package-lock.json has no ${key}`);
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      if (path !== key && !path.startsWith(`${key}/node_modules/`)) continue;
+      entries[path] = entry;
+      names.push(...Object.keys(entry.dependencies ?? {}));
+    }
   }
   return entries;
 }
@@ -102,7 +105,10 @@ describe("the package", () => {
 
   it("builds when it is packed, never when it is installed", () => {
     const { scripts = {} } = readJson<Manifest>(join(ROOT, "package.json"));
-    expect(scripts.prepack).toBe("npm run build");
+    // From an empty dist/, so that no module of an earlier build whose source is gone ships.
+    expect(scripts.prepack).toMatch(
+      /^node -e "require\('node:fs'\)\.rmSync\('dist',.*" && npm run build$/,
+    );
     expect(INSTALL_SCRIPTS.filter((name) => name in scripts)).toEqual([]);
   });
 
