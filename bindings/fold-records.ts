@@ -1,6 +1,6 @@
 /**
  * The object API's path into the kernel: events (any JavaScript values, as a reader or a live
- * runtime produced them) are encoded into the record format of assembly/records.ts, then folded
+ * runtime produced them) are encoded into the record format of assembly/dag/records.ts, then folded
  * batch by batch. The host does the integrity checks that need no state, exactly as the
  * reference's `locate` does and in its order, and marks them as fault kinds; the kernel does the
  * rest.

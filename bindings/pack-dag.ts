@@ -1,5 +1,5 @@
 /**
- * Writes a DAG into the kernel in the packed layout of assembly/dag.ts: ids as WTF-8, and per
+ * Writes a DAG into the kernel in the packed layout of assembly/dag/dag.ts: ids as WTF-8, and per
  * node its distinct-dependency count and its dependents (the reverse edges, deduplicated, since a
  * deps list may name a node twice), all from flat typed arrays.
  */

@@ -1,5 +1,5 @@
 /**
- * Reads the kernel's report block (layout in assembly/audit.ts, offsets from the kernel's own
+ * Reads the kernel's report block (layout in assembly/dag/audit.ts, offsets from the kernel's own
  * exports) into the reference's report shape, with `line` beside every `index` when the events
  * came from a journal file.
  */

@@ -25,8 +25,15 @@ const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--fo
 
 Audits each journal against its model's reference state machine: log integrity, the model's
 rules, and whether every entry is one the model allows (legality). The model is the one the
-journal's header names (dag when it names none): dag, the work DAG (its six invariants), or
-operations, effects and retries (its twelve rules).
+journal's header names, or --model's where it names none, else dag:
+  dag          a work campaign over a DAG of tasks: its six invariants, and each event
+               against the transition that could have made it (docs/models/dag.md)
+  operations   effects, retries and leases of long-running work: its twelve rules, each
+               record a legality check (docs/models/operations.md)
+  executive    a task executive running a plan on a budget: every observation replayed
+               through the machine, each recorded decision against the machine's
+               (decisionsMatch, terminalRespected; docs/models/executive.md)
+
 A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr.
 A directory stands for every *.jsonl and *.lisp-expr file under it (recursively, sorted by
 name); - is a JSONL journal on the standard input. A JSONL journal streams through the
@@ -34,8 +41,8 @@ kernel in constant memory, whatever its size. Verdicts are printed in the order 
 were given, each as soon as it is in.
 
 Options:
-  --dag FILE          the DAG ({"nodes":[{"id","deps"}]}) for journals without a header line;
-                      .lisp-expr journals always need it
+  --dag FILE          the DAG ({"nodes":[{"id","deps"}]}) for dag journals without a header
+                      line; .lisp-expr journals always need it
   --format FORMAT     text for people (default), with a closing summary for several journals;
                       json prints the report itself, or an array of {"file","report"} when
                       several journals are given; ndjson prints one {"file","report"} per
@@ -54,7 +61,9 @@ Options:
                       header that names another is an error); a journal without a header is
                       read as it
   --html FILE         also write one self-contained HTML report of every journal: verdicts,
-                      each violating event in context, the DAG coloured by final status
+                      each violating entry in context, and the model's state — the DAG
+                      coloured by final status, an operation's steps before and after a
+                      finding, the executive's frames with each budget used against its limit
   -h, --help          show this help
 
 Exit status: 0 every journal conformant (strictly, with --strict), 1 some journal is not,

@@ -46,8 +46,9 @@ const HELP = `Usage: statefold gate <journal|-> [--dag FILE] [--strict] [--snaps
                       [--model NAME] [--format text|json]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
-conformant (strictly, with --strict); exit 1 (refuse) otherwise, naming the rule that broke first
-and the event that broke it.
+conformant to its model (strictly, with --strict) — dag, operations or executive, the one its
+header names, as for statefold audit; exit 1 (refuse) otherwise, naming the rule that broke
+first and the entry that broke it.
 
 A torn tail (a last line cut mid-write: no line end, does not parse) does not refuse: the
 runtime never committed that entry. The gate warns on stderr with its line and its byte offset,
@@ -62,7 +63,7 @@ snapshot to audit the whole journal again. With - (the journal on the standard i
 journal is piped each time: the covered prefix is hashed as it streams by, the rest audited.
 
 Options:
-  --dag FILE        the DAG for a journal without a header line
+  --dag FILE        the DAG for a dag journal without a header line
   --strict          refuse illegal events too
   --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of every
                     model, wasm engine)

@@ -8,8 +8,8 @@ const HELP = `Usage: statefold layers <dag.json | journal | ->
 
 Prints the Kahn schedule of a DAG as JSON, one layer per line: {"layers":[["A"],["B","C"]]}.
 Each layer holds the nodes whose dependencies all sit in earlier layers, sorted by Unicode
-code point. The DAG comes from a DAG file ({"nodes":[{"id","deps"}]}) or a JSONL journal's
-header line; - reads either from the standard input.
+code point. The DAG comes from a DAG file ({"nodes":[{"id","deps"}]}) or a dag journal's
+header line (the other models' journals carry no DAG); - reads either from the standard input.
 
 A DAG that cannot be built is an error naming the reason (duplicate-id,
 dangling-dependency, cycle) and the ids involved.

@@ -22,8 +22,11 @@ Folds the journal's entries and prints the state they fold to, as JSON. A dag jo
 node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
 fold applies every well-formed event, legal or not, as the librecode model does. An
 operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
-per line, each operation with its steps and live effects (docs/models/operations.md).
-- is a JSONL journal on the standard input.
+per line, each operation with its steps and live effects (docs/models/operations.md). An
+executive journal: the state the machine reaches when every observation is replayed through
+it, the recorded decisions aside — {"version","spec","status","seq","now","frames",...}, the
+body of its snapshot (docs/models/executive.md, "State"). - is a JSONL journal on the standard
+input.
 
 A log-integrity error stops the fold: the state before the offending entry is printed, and
 the error is reported on stderr with exit status 1. A torn tail is reported on stderr as a

@@ -3,6 +3,7 @@
  * turns every failure into one line on stderr and exit status 2 — never a stack trace.
  */
 import { JournalError } from "../journal/errors.js";
+import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
 import { packageVersion } from "./version.js";
 
@@ -20,7 +21,7 @@ interface CommandEntry {
 const COMMANDS: readonly CommandEntry[] = [
   {
     name: "audit",
-    summary: "check journals: integrity, the six invariants, legality",
+    summary: "check journals against their model: integrity, its rules, legality",
     load: async () => (await import("./audit.js")).auditCommand,
   },
   {
@@ -30,7 +31,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "layers",
-    summary: "print the Kahn layers of a DAG file or a journal's header",
+    summary: "print the Kahn layers of a DAG file or a dag journal's header",
     load: async () => (await import("./layers.js")).layersCommand,
   },
   {
@@ -40,7 +41,7 @@ const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: "gen",
-    summary: "write a synthetic journal, with injected faults",
+    summary: "write a synthetic journal of any model, with injected faults",
     load: async () => (await import("./gen.js")).genCommand,
   },
   {
@@ -55,12 +56,30 @@ const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
+/** Rows of a name and its text, the texts in one column two spaces past the longest name. */
+function twoColumns(rows: readonly (readonly [string, string])[]): string {
+  const width = Math.max(...rows.map(([name]) => name.length)) + 2;
+  return rows.map(([name, text]) => `  ${name.padEnd(width)}${text}`).join("\n");
+}
+
+/** A record, so that a model added to the registry is a compile error here until described. */
+const MODEL_SUMMARIES: Readonly<Record<ModelName, string>> = {
+  dag: "a work campaign over a DAG of tasks: six invariants, eight transitions",
+  operations: "effects, retries and leases of long-running work: twelve rules",
+  executive: "a task executive running a plan on a budget: its recorded decisions checked",
+};
+
 const HELP = `Usage: statefold <command> [options]
 
-Audits orchestration journals against the work-DAG reference state machine.
+Audits orchestration journals against reference state machines, one per model. A journal's
+header names its model; --model names it where the header does not, and a journal that
+neither names is a dag journal.
+
+Models:
+${twoColumns(MODEL_NAMES.map((model) => [model, MODEL_SUMMARIES[model]]))}
 
 Commands:
-${COMMANDS.map((command) => `  ${command.name.padEnd(8)}${command.summary}`).join("\n")}
+${twoColumns(COMMANDS.map((command) => [command.name, command.summary]))}
 
 Options:
   -h, --help   show this help; statefold <command> --help shows a command's
