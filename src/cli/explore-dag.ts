@@ -82,14 +82,18 @@ export async function exploreDag(
     result,
     counterexamples,
     sensitivity,
-    mutants: run.mutants ? verdicts.map(dagMutantShown) : null,
+    mutants: run.mutants ? verdicts.map((verdict) => dagMutantShown(verdict, configuration)) : null,
   });
 }
 
 /** A dag mutant as explore shows it: the final node states of each machine, and how they differ. */
-function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): MutantShown {
+function dagMutantShown(
+  { mutant, distinctStates, kill }: MutantVerdict,
+  configuration: DagConfiguration,
+): MutantShown {
   const { name, description } = mutant;
-  if (kill === null) return { name, description, distinctStates, kill: null };
+  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
+  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
   const then = kill.dag.nodes.flatMap((node, i) => {
     const reference = nodeText(kill.reference.nodes[i]);
     const mutated = nodeText(kill.mutant.nodes[i]);
@@ -101,6 +105,7 @@ function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): Mutant
     name,
     description,
     distinctStates,
+    unexercised,
     kill: {
       madeBy: kill.madeBy,
       from: `DAG ${shapeOf(kill.dag)}`,
