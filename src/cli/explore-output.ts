@@ -1,12 +1,11 @@
 /**
  * What `statefold explore` prints (docs/explore.md, "Output"): the exploration's summary, each
  * finding as its shrunk journal with the rules each record breaks, the fault matrix, the
- * mutants, and a driver's divergence — as text, and as the `--format json` evidence.
+ * mutants — as text, and as the `--format json` evidence.
  */
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Refinement } from "../explore/dag/refine.js";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
 import { type CliOutput, ExitCode, UsageError } from "./command.js";
@@ -187,25 +186,6 @@ function mutantsText(mutants: readonly MutantShown[], depth: number): string {
   return `${lines.join("\n")}\n`;
 }
 
-export function refinementText(command: string, depth: number, refinement: Refinement): string {
-  const { sequences, actionsDriven, divergence } = refinement;
-  const lines = [
-    `statefold explore --driver ${command}: depth ${depth}, ${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
-  ];
-  if (divergence === null) {
-    lines.push(
-      "✓ the runtime journaled what the model logs and refused what it rejects, everywhere",
-    );
-  } else {
-    lines.push(`✗ the runtime diverges from the model (DAG ${divergence.dag}): ${divergence.why}`);
-    lines.push("  the shortest actions that show it:");
-    for (const action of divergence.actions) lines.push(`    ${JSON.stringify(action)}`);
-    lines.push(`  the model: ${JSON.stringify(divergence.expected)}`);
-    lines.push(`  the runtime: ${JSON.stringify(divergence.got)}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
 /** A journal, one numbered line per record, each followed by what `note` says of it. */
 function journalLines(journal: readonly unknown[], note: (index: number) => string): string[] {
   const width = String(journal.length).length;
@@ -366,7 +346,7 @@ export function progressLine(output: CliOutput): (line: string | null) => void {
 }
 
 /** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
-function slug(rule: string): string {
+export function slug(rule: string): string {
   return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
