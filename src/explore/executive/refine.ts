@@ -38,7 +38,7 @@ export interface ExecutiveRefinement {
 const RESTART: ExecutiveAction = { restart: true };
 
 /** The bound a driver run takes when --depth does not say: a few seconds of a small host. */
-export const EXECUTIVE_HOST_DEPTH = 5;
+export const EXECUTIVE_HOST_DEPTH = 4;
 
 interface Reached {
   readonly state: ExploredExecutive;

@@ -391,3 +391,20 @@ function parsedOrText(line: string): unknown {
     return line;
   }
 }
+
+/**
+ * The first failure a schedule shows, driven from a reset as it is written: the journal and the
+ * ledger checked after each event, and with `progress` conditional progress at its end — as
+ * shrinking judges a schedule — or null. How a counterexample is replayed.
+ */
+export async function failureOfSchedule(
+  configuration: EffectRuntimeConfiguration,
+  driver: Driver,
+  events: readonly EnvEvent[],
+  progress: boolean,
+): Promise<EffectFinding | null> {
+  const runner = new ScheduleRunner(configuration, driver);
+  const driven = await runner.driveEvents(events);
+  if (driven.finding !== null || !progress) return driven.finding;
+  return (await runner.progress(driven.world, [])).finding;
+}
