@@ -1,30 +1,25 @@
 /**
  * `statefold explore --model dag` (docs/explore.md, "The dag model"): the exploration, its
- * findings shrunk, the fault matrix, the mutants, and the refinement check through a driver.
+ * findings shrunk, the fault matrix and the mutants.
  */
 import type { WasmEngine } from "../../bindings/engine.js";
 import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
 import { dagsUpTo } from "../explore/dag/dags.js";
 import { checkRestarts, FAULT_CLASSES, injectFaults, journalBytes } from "../explore/dag/faults.js";
 import { DAG_MUTANTS, huntMutant, type MutantVerdict } from "../explore/dag/mutants.js";
-import { type Refinement, refine } from "../explore/dag/refine.js";
 import { type DagConfiguration, dagSubject, shapeOf } from "../explore/dag/subject.js";
-import { Driver, DriverError } from "../explore/driver.js";
 import { explore } from "../explore/explore.js";
 import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { audit } from "../models/dag/audit.js";
 import type { Dag } from "../models/dag/dag.js";
 import { loggedEvents, type ModelState, type NodeState } from "../models/dag/state.js";
-import { type CliOutput, ExitCode } from "./command.js";
 import {
   type Counterexample,
-  type CounterexampleFolder,
   count,
   type ExploreRun,
   finishExploration,
   huntEach,
   type MutantShown,
-  refinementText,
 } from "./explore-output.js";
 
 export async function exploreDag(
@@ -82,14 +77,18 @@ export async function exploreDag(
     result,
     counterexamples,
     sensitivity,
-    mutants: run.mutants ? verdicts.map(dagMutantShown) : null,
+    mutants: run.mutants ? verdicts.map((verdict) => dagMutantShown(verdict, configuration)) : null,
   });
 }
 
 /** A dag mutant as explore shows it: the final node states of each machine, and how they differ. */
-function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): MutantShown {
+function dagMutantShown(
+  { mutant, distinctStates, kill }: MutantVerdict,
+  configuration: DagConfiguration,
+): MutantShown {
   const { name, description } = mutant;
-  if (kill === null) return { name, description, distinctStates, kill: null };
+  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
+  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
   const then = kill.dag.nodes.flatMap((node, i) => {
     const reference = nodeText(kill.reference.nodes[i]);
     const mutated = nodeText(kill.mutant.nodes[i]);
@@ -101,6 +100,7 @@ function dagMutantShown({ mutant, distinctStates, kill }: MutantVerdict): Mutant
     name,
     description,
     distinctStates,
+    unexercised,
     kill: {
       madeBy: kill.madeBy,
       from: `DAG ${shapeOf(kill.dag)}`,
@@ -129,43 +129,4 @@ function rulesOf(dag: Dag, journal: readonly unknown[], rule: string): string[][
   const rules = rulesByRecord(audit(dag, journal), journal);
   if (rule === ENGINES_DIFFER) rules.at(-1)?.push(ENGINES_DIFFER);
   return rules;
-}
-
-/** Drives the runtime through every explored state and action; exit 1 on a divergence, 2 when the driver fails. */
-export async function refineThroughDriver(
-  command: string,
-  timeoutMs: number,
-  configuration: DagConfiguration,
-  depth: number,
-  format: "text" | "json",
-  output: CliOutput,
-  out: CounterexampleFolder | null,
-): Promise<number> {
-  const driver = Driver.start(command, timeoutMs);
-  let refinement: Refinement;
-  try {
-    refinement = await refine(configuration, depth, driver);
-  } catch (error) {
-    if (!(error instanceof DriverError)) throw error;
-    output.stderr(`statefold: ${error.message}\n`);
-    return ExitCode.badInput;
-  } finally {
-    driver.close();
-  }
-  const { divergence } = refinement;
-  if (format === "json") {
-    output.stdout(
-      `${JSON.stringify({ driver: command, bound: { depth }, ...refinement }, null, 2)}\n`,
-    );
-  } else {
-    output.stdout(refinementText(command, depth, refinement));
-  }
-  if (divergence !== null && out !== null) {
-    const lines = divergence.actions.map((action) => JSON.stringify(action));
-    out.write("divergence-actions.jsonl", new TextEncoder().encode(`${lines.join("\n")}\n`));
-    if (format === "text") {
-      output.stdout(`Counterexample written to ${out.folder}: ${out.written.join(", ")}\n`);
-    }
-  }
-  return divergence === null ? ExitCode.conformant : ExitCode.notConformant;
 }

@@ -82,7 +82,8 @@ function shownOf(
   executive: ExecutiveRun,
 ): MutantShown {
   const { name, description } = mutant;
-  if (kill === null) return { name, description, distinctStates, kill: null };
+  const unexercised = mutant.unexercisedBy?.(executive) ?? null;
+  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
   const reference = JSON.parse(kill.reference.state);
   const mutated = JSON.parse(kill.mutant.state);
   const then =
@@ -96,6 +97,7 @@ function shownOf(
     name,
     description,
     distinctStates,
+    unexercised,
     kill: {
       madeBy: kill.madeBy,
       from: "the ready state",

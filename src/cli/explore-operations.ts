@@ -84,14 +84,18 @@ export async function exploreOperations(
     result,
     counterexamples,
     sensitivity,
-    mutants: run.mutants ? verdicts.map(shownOf) : null,
+    mutants: run.mutants ? verdicts.map((verdict) => shownOf(verdict, configuration)) : null,
   });
 }
 
 /** An operations mutant as explore shows it: the final summaries when they differ, else the states. */
-function shownOf({ mutant, distinctStates, kill }: OperationsMutantVerdict): MutantShown {
+function shownOf(
+  { mutant, distinctStates, kill }: OperationsMutantVerdict,
+  configuration: OperationsConfiguration,
+): MutantShown {
   const { name, description } = mutant;
-  if (kill === null) return { name, description, distinctStates, kill: null };
+  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
+  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
   const reference = audit(kill.journal).final;
   const mutated = audit(kill.journal, {}, mutant.semantics).final;
   const then =
@@ -107,6 +111,7 @@ function shownOf({ mutant, distinctStates, kill }: OperationsMutantVerdict): Mut
     name,
     description,
     distinctStates,
+    unexercised,
     kill: {
       madeBy: kill.madeBy,
       from: "the initial state",

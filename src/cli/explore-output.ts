@@ -1,12 +1,11 @@
 /**
  * What `statefold explore` prints (docs/explore.md, "Output"): the exploration's summary, each
  * finding as its shrunk journal with the rules each record breaks, the fault matrix, the
- * mutants, and a driver's divergence — as text, and as the `--format json` evidence.
+ * mutants — as text, and as the `--format json` evidence.
  */
 
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Refinement } from "../explore/dag/refine.js";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
 import { type CliOutput, ExitCode, UsageError } from "./command.js";
@@ -63,6 +62,8 @@ export interface MutantShown {
   readonly description: string;
   /** Pairs of states explored until it was killed, or all of them. */
   readonly distinctStates: number;
+  /** What the configuration lacks for the change to ever matter, or null when it has it. */
+  readonly unexercised: string | null;
   readonly kill: {
     readonly madeBy: "reference" | "mutant";
     /** The initial state its journal starts from: a DAG's shape, a configuration. */
@@ -83,11 +84,12 @@ function mutantsEvidence(mutants: readonly MutantShown[]) {
   return {
     killed: mutants.filter((mutant) => mutant.kill !== null).length,
     total: mutants.length,
-    mutants: mutants.map(({ name, description, distinctStates, kill }) => ({
+    mutants: mutants.map(({ name, description, distinctStates, unexercised, kill }) => ({
       name,
       description,
       killed: kill !== null,
       distinctStates,
+      ...(kill === null && unexercised !== null ? { unexercised } : {}),
       ...(kill === null
         ? {}
         : {
@@ -113,11 +115,6 @@ function explorationText(
     `  ${count(result.initialStates)} initial states, ${count(result.states)} states, ${count(result.distinctStates)} distinct, ${count(result.transitions)} transitions, depth reached ${result.depthReached}`,
     `  ${count(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
   ];
-  if (counterexamples.length === 0) {
-    lines.push(
-      "✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed",
-    );
-  }
   for (const { rule, from, times, journal, rules } of counterexamples) {
     lines.push(
       `✗ ${rule} from ${from}, found ${count(times)} time${times === 1 ? "" : "s"}; shrunk to ${records(journal.length)}:`,
@@ -157,7 +154,14 @@ function mutantsText(mutants: readonly MutantShown[], depth: number): string {
   const lines = [
     `Mutants of the reference, each explored to depth ${depth} beside it: ${killed} of ${mutants.length} killed`,
   ];
-  for (const { name, description, distinctStates, kill } of mutants) {
+  for (const { name, description, distinctStates, unexercised, kill } of mutants) {
+    if (kill === null && unexercised !== null) {
+      lines.push(
+        `  – not exercised ${name}: ${description}`,
+        `    ${unexercised}, so nothing it changes is ever reached: explore a configuration that has it`,
+      );
+      continue;
+    }
     if (kill === null) {
       lines.push(
         `✗ survived ${name}: ${description}`,
@@ -178,25 +182,6 @@ function mutantsText(mutants: readonly MutantShown[], depth: number): string {
       }),
     );
     for (const line of kill.then) lines.push(`      then ${line}`);
-  }
-  return `${lines.join("\n")}\n`;
-}
-
-export function refinementText(command: string, depth: number, refinement: Refinement): string {
-  const { sequences, actionsDriven, divergence } = refinement;
-  const lines = [
-    `statefold explore --driver ${command}: depth ${depth}, ${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
-  ];
-  if (divergence === null) {
-    lines.push(
-      "✓ the runtime journaled what the model logs and refused what it rejects, everywhere",
-    );
-  } else {
-    lines.push(`✗ the runtime diverges from the model (DAG ${divergence.dag}): ${divergence.why}`);
-    lines.push("  the shortest actions that show it:");
-    for (const action of divergence.actions) lines.push(`    ${JSON.stringify(action)}`);
-    lines.push(`  the model: ${JSON.stringify(divergence.expected)}`);
-    lines.push(`  the runtime: ${JSON.stringify(divergence.got)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -238,6 +223,10 @@ export interface Explored {
 export function finishExploration(run: ExploreRun, explored: Explored): number {
   const { depth, format, output, out } = run;
   const { configuration, result, counterexamples, sensitivity, mutants } = explored;
+  const restartsDiffering = sensitivity?.restarts.differing ?? 0;
+  const survivors = (mutants ?? []).filter(
+    (mutant) => mutant.kill === null && mutant.unexercised === null,
+  );
   if (format === "json") {
     const shown = {
       ...evidence(configuration, depth, result, counterexamples),
@@ -249,6 +238,7 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
     output.stdout(explorationText(configuration, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
     if (mutants !== null) output.stdout(mutantsText(mutants, depth));
+    output.stdout(`${verdictLine(counterexamples, restartsDiffering, mutants, survivors)}\n`);
   }
   if (out !== null) {
     for (const [i, { rule, file }] of counterexamples.entries())
@@ -259,11 +249,49 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
       output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
   }
-  const restartsDiffer = (sensitivity?.restarts.differing ?? 0) > 0;
-  const survivors = mutants?.some((mutant) => mutant.kill === null) ?? false;
-  return result.findings.length === 0 && !restartsDiffer && !survivors
+  return result.findings.length === 0 && restartsDiffering === 0 && survivors.length === 0
     ? ExitCode.conformant
     : ExitCode.notConformant;
+}
+
+/**
+ * The one line every run ends with: what was found — rules broken, restarts that changed a
+ * report, mutants that survived — or that nothing was, and the mutants this configuration could
+ * not exercise.
+ */
+function verdictLine(
+  counterexamples: readonly Counterexample[],
+  restartsDiffering: number,
+  mutants: readonly MutantShown[] | null,
+  survivors: readonly MutantShown[],
+): string {
+  const found: string[] = [];
+  if (counterexamples.length > 0) {
+    const rules = counterexamples.map(({ rule }) => rule).join(", ");
+    found.push(
+      `${counterexamples.length} rule${counterexamples.length === 1 ? "" : "s"} broken (${rules})`,
+    );
+  }
+  if (restartsDiffering > 0) {
+    found.push(
+      `${count(restartsDiffering)} restart${restartsDiffering === 1 ? "" : "s"} that changed the report`,
+    );
+  }
+  if (survivors.length > 0) {
+    const names = survivors.map(({ name }) => name).join(", ");
+    found.push(`${survivors.length} of ${(mutants ?? []).length} mutants survived (${names})`);
+  }
+  const unexercised = (mutants ?? []).filter((m) => m.kill === null && m.unexercised !== null);
+  const notExercised =
+    unexercised.length === 0
+      ? ""
+      : `; not exercised by this configuration: ${unexercised.map(({ name }) => name).join(", ")}`;
+  if (found.length > 0) return `✗ found ${found.join("; ")}${notExercised}`;
+  const killed =
+    mutants === null
+      ? ""
+      : `, ${mutants.length - unexercised.length} of ${mutants.length} mutants killed`;
+  return `✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed${killed}${notExercised}`;
 }
 
 /** With `--mutants`, each mutant hunted in turn, the progress line naming it; else none. */
@@ -318,7 +346,7 @@ export function progressLine(output: CliOutput): (line: string | null) => void {
 }
 
 /** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
-function slug(rule: string): string {
+export function slug(rule: string): string {
   return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 

@@ -5,8 +5,15 @@
  * to it; `--format json` writes the same as evidence. Exit 0 with no finding, 1 with one.
  */
 import { loadEngine } from "../../bindings/index.js";
+import { refine } from "../explore/dag/refine.js";
 import { DAG_DEFAULTS } from "../explore/dag/subject.js";
+import { EXECUTIVE_HOST_DEPTH, refineExecutive } from "../explore/executive/refine.js";
 import { EXECUTIVE_DEFAULTS, runOf } from "../explore/executive/subject.js";
+import {
+  EFFECT_RUNTIME_DEFAULTS,
+  type EffectRuntimeConfiguration,
+  refineEffectRuntime,
+} from "../explore/operations/refine.js";
 import { OPERATIONS_DEFAULTS } from "../explore/operations/subject.js";
 import { readDagFile, readExecutiveRunFiles } from "../journal/index.js";
 import { MODEL_NAMES } from "../models/registry.js";
@@ -18,10 +25,16 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import { exploreDag, refineThroughDriver } from "./explore-dag.js";
+import { exploreDag } from "./explore-dag.js";
 import { exploreExecutive } from "./explore-executive.js";
 import { exploreOperations, readPolicyFile } from "./explore-operations.js";
 import { CounterexampleFolder, type ExploreRun, progressLine } from "./explore-output.js";
+import {
+  type DriverCommand,
+  refineDagRuntime,
+  refineExecutiveHost,
+  refineOperationsRuntime,
+} from "./explore-refine.js";
 import { integerFlag } from "./number-flags.js";
 
 /** How long a driver may take to answer one request. */
@@ -35,6 +48,11 @@ const HELP = `Usage: statefold explore [--model dag] [--nodes N | --dag FILE] [-
                          [--out DIR] [--format text|json]
        statefold explore --model executive [--spec FILE --budget FILE] [--depth D] [--faults]
                          [--mutants] [--out DIR] [--format text|json]
+       statefold explore --model operations --driver CMD [--strands S] [--ops O] [--keys K]
+                         [--faults N] [--depth D] [--progress-bound B] [--policy FILE]
+                         [--driver-timeout MS] [--out DIR] [--format text|json]
+       statefold explore --model executive --driver CMD [--spec FILE --budget FILE] [--depth D]
+                         [--driver-timeout MS] [--out DIR] [--format text|json]
 
 Explores the model exhaustively up to a bound: from every initial state, every sequence of the
 model's public actions up to --depth, breadth first, each state met once (states are told apart
@@ -98,6 +116,22 @@ Options:
                     first divergence is shrunk and printed (exit 1); a driver that crashes,
                     hangs or prints garbage is an error (exit 2). Try it on
                     "node examples/drivers/driver.mjs" and its planted defect, "… --with-defect"
+  --driver CMD      (operations) check an effect runtime: statefold plays the world around it —
+                    clients that submit and cancel, providers that answer ok, a final error, a
+                    retryable one with and without a hint, or lose the answer (executed or not),
+                    the clock, lease takeovers and crashes — on every schedule up to --depth
+                    events (default ${EFFECT_RUNTIME_DEFAULTS.depth}), and checks in order: its journal strictly conformant,
+                    the providers' ledger (commit before act, no step executed twice, settlements
+                    and readbacks that tell the truth), and progress (docs/explore.md,
+                    "Refinement of an effect runtime"). Try "node examples/drivers/effect-driver.mjs"
+                    and its planted defects, "… --defect NAME"
+  --driver CMD      (executive) check a host of the machine: every observation explore makes and
+                    a restart (snapshot, drop, restore), to --depth (default ${EXECUTIVE_HOST_DEPTH}); its decisions
+                    must be the machine's. Try "node examples/drivers/executive-driver.mjs"
+  --faults N        (operations --driver) lost answers, crashes and takeovers in one schedule,
+                    counted together (default ${EFFECT_RUNTIME_DEFAULTS.faults})
+  --progress-bound B  (operations --driver) the most events the benign schedule may take to
+                    finish every op (default ${EFFECT_RUNTIME_DEFAULTS.progressBound})
   --driver-timeout MS  the longest a driver may take to answer (default ${DRIVER_TIMEOUT_MS})
   --out DIR         write each counterexample as a journal file in DIR (made if missing; a
                     file already there is never written over): finding-N-RULE.jsonl,
@@ -107,7 +141,7 @@ Options:
                     findings with their shrunk journals, the fault matrix, the mutants
   -h, --help        show this help
 
-Exit status: 0 nothing found, 1 a finding, 2 bad usage or unreadable input.
+Exit status: 0 nothing found, 1 a finding, 2 bad usage, unreadable input or a driver's failure.
 `;
 
 export const exploreCommand: Command = {
@@ -117,7 +151,8 @@ export const exploreCommand: Command = {
 };
 
 async function runExplore(args: readonly string[], output: CliOutput): Promise<number> {
-  const parsed = parseCommand(exploreCommand, args, output, {
+  const { rest, faultBound } = takeFaultBound(args);
+  const parsed = parseCommand(exploreCommand, rest, output, {
     model: { type: "string" },
     nodes: { type: "string" },
     dag: { type: "string" },
@@ -129,6 +164,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     out: { type: "string" },
     driver: { type: "string" },
     "driver-timeout": { type: "string" },
+    "progress-bound": { type: "string" },
     strands: { type: "string" },
     ops: { type: "string" },
     keys: { type: "string" },
@@ -173,6 +209,7 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     mutants: values.mutants === true,
     progress: progressLine(output),
   };
+  const driver = driverOf(values, model, faultBound);
   if (model === "executive") {
     if ((values.spec === undefined) !== (values.budget === undefined)) {
       throw new UsageError("--spec and --budget go together: give both, or neither", "explore");
@@ -182,6 +219,22 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
       values.spec === undefined || values.budget === undefined
         ? runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget)
         : readExecutiveRunFiles(values.spec, values.budget);
+    if (driver !== null) {
+      const configuration = {
+        text: `the spec ${files.spec ?? "built in"} under the budget ${files.budget ?? "built in"}`,
+        evidence: {
+          spec: files.spec ?? "the built-in spec",
+          budget: files.budget ?? "the built-in budget",
+        },
+      };
+      const hostDepth =
+        values.depth === undefined
+          ? EXECUTIVE_HOST_DEPTH
+          : integerFlag("explore", "--depth", values.depth, 0);
+      return refineExecutiveHost(run, driver, configuration, hostDepth, (started) =>
+        refineExecutive(executive, hostDepth, started),
+      );
+    }
     return exploreExecutive(run, executive, files, await loadEngine({ model: "executive" }));
   }
   if (model === "operations") {
@@ -191,6 +244,37 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
         ? OPERATIONS_DEFAULTS[flag]
         : integerFlag("explore", `--${flag}`, value, min);
     };
+    if (driver !== null) {
+      const configuration: EffectRuntimeConfiguration = {
+        strands: number("strands", 1),
+        ops: number("ops", 1),
+        keys: number("keys", 1),
+        faults:
+          faultBound === undefined
+            ? EFFECT_RUNTIME_DEFAULTS.faults
+            : integerFlag("explore", "--faults", faultBound, 0),
+        progressBound:
+          values["progress-bound"] === undefined
+            ? EFFECT_RUNTIME_DEFAULTS.progressBound
+            : integerFlag("explore", "--progress-bound", values["progress-bound"], 1),
+        policy:
+          values.policy === undefined
+            ? EFFECT_RUNTIME_DEFAULTS.policy
+            : readPolicyFile(values.policy),
+      };
+      const driverDepth =
+        values.depth === undefined
+          ? EFFECT_RUNTIME_DEFAULTS.depth
+          : integerFlag("explore", "--depth", values.depth, 0);
+      const { faults, progressBound } = configuration;
+      return refineOperationsRuntime(
+        run,
+        driver,
+        effectRuntimeConfiguration(configuration),
+        { depth: driverDepth, faults, progressBound },
+        (started) => refineEffectRuntime(configuration, driverDepth, started),
+      );
+    }
     const configuration = {
       strands: number("strands", 1),
       ops: number("ops", 1),
@@ -216,19 +300,9 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
   if (nodes > 4) throw new UsageError("--nodes must be at most 4: 5 has 302 DAGs", "explore");
   if (paths > 4) throw new UsageError("--paths must be at most 4", "explore");
   const dag = values.dag === undefined ? undefined : readDagFile(values.dag);
-  if (values.driver !== undefined) {
-    const timeoutMs =
-      values["driver-timeout"] === undefined
-        ? DRIVER_TIMEOUT_MS
-        : integerFlag("explore", "--driver-timeout", values["driver-timeout"], 1);
-    return refineThroughDriver(
-      values.driver,
-      timeoutMs,
-      { nodes, paths, dag },
-      depth,
-      format,
-      output,
-      out,
+  if (driver !== null) {
+    return refineDagRuntime(run, driver, depth, (started) =>
+      refine({ nodes, paths, dag }, depth, started),
     );
   }
   return exploreDag(run, { nodes, paths, dag }, values.dag, await loadEngine());
@@ -236,7 +310,86 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
 
 /** Each model's own flags: one model's given with another is an error naming it. */
 const MODEL_FLAGS = {
-  dag: ["nodes", "dag", "paths", "driver", "driver-timeout"],
-  operations: ["strands", "ops", "keys", "attempts", "leases", "policy"],
+  dag: ["nodes", "dag", "paths"],
+  operations: ["strands", "ops", "keys", "attempts", "leases", "policy", "progress-bound"],
   executive: ["spec", "budget"],
 } as const;
+
+/** The flags of an exploration of the model itself, which a --driver run does not take. */
+const MODEL_ONLY_FLAGS = ["faults", "mutants", "attempts", "leases"] as const;
+/** The flags of a --driver run, which an exploration of the model itself does not take. */
+const DRIVER_ONLY_FLAGS = ["driver-timeout", "progress-bound"] as const;
+
+/**
+ * `--faults N`, the faults of a --driver run's schedules, out of the arguments: the same word
+ * without a number asks an exploration of the model to inject faults into its journals.
+ */
+function takeFaultBound(args: readonly string[]): { rest: string[]; faultBound?: string } {
+  const rest: string[] = [];
+  let faultBound: string | undefined;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const given = /^--faults=(.*)$/.exec(arg)?.[1];
+    if (given !== undefined) {
+      faultBound = given;
+    } else if (arg === "--faults" && /^-?\d/.test(args[i + 1] ?? "")) {
+      faultBound = args[++i];
+    } else {
+      rest.push(arg);
+    }
+  }
+  return faultBound === undefined ? { rest } : { rest, faultBound };
+}
+
+/** The driver a run checks, or null to explore the model itself; flags of the other kind refused. */
+function driverOf(
+  values: Readonly<Record<string, string | boolean | undefined>>,
+  model: (typeof MODEL_NAMES)[number],
+  faultBound: string | undefined,
+): DriverCommand | null {
+  const command = values.driver;
+  if (typeof command !== "string") {
+    const foreign = DRIVER_ONLY_FLAGS.find((flag) => values[flag] !== undefined);
+    if (foreign !== undefined) {
+      throw new UsageError(`--${foreign} goes with --driver`, "explore");
+    }
+    if (faultBound !== undefined) {
+      throw new UsageError(
+        `--faults ${faultBound}: a number of faults goes with --driver; to inject faults into the explored journals, give --faults alone`,
+        "explore",
+      );
+    }
+    return null;
+  }
+  const foreign = MODEL_ONLY_FLAGS.find((flag) => values[flag] !== undefined);
+  if (foreign !== undefined) {
+    const faults =
+      foreign === "faults" ? " (with --driver, --faults N bounds the faults of each schedule)" : "";
+    throw new UsageError(
+      `--${foreign} explores the model itself, not a --driver${faults}`,
+      "explore",
+    );
+  }
+  if (faultBound !== undefined && model !== "operations") {
+    throw new UsageError(
+      "--faults N bounds the faults of an effect runtime (--model operations)",
+      "explore",
+    );
+  }
+  const timeout = values["driver-timeout"];
+  const timeoutMs =
+    typeof timeout === "string"
+      ? integerFlag("explore", "--driver-timeout", timeout, 1)
+      : DRIVER_TIMEOUT_MS;
+  return { command, timeoutMs };
+}
+
+/** An effect runtime's configuration as the evidence records it and the summary says it. */
+function effectRuntimeConfiguration(configuration: EffectRuntimeConfiguration) {
+  const { strands, ops, keys, policy } = configuration;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+  return {
+    text: `${plural(strands, "strand")}, ${plural(ops, "op")} of ${plural(keys, "step")}, policy ${JSON.stringify(policy)}`,
+    evidence: { strands, ops, keys, policy },
+  };
+}

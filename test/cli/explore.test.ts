@@ -117,7 +117,8 @@ describe("statefold explore --model operations", () => {
     expect(lines[0]).toBe(
       'statefold explore --model operations: 1 strand, 2 ops of 1 step, attempts up to 3, 1 lease, policy {"maxAttempts":3,"baseDelayMs":50,"maxDelayMs":400}, depth 5',
     );
-    expect(lines[3]).toMatch(/^✓ nothing found/);
+    // The verdict is the run's last line, after the fault matrix (issue 32).
+    expect(lines.at(-2)).toMatch(/^✓ nothing found/);
     expect(result.stdout).toMatch(/lost-response +\d+ made/);
     expect(result.stdout).toMatch(
       /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
@@ -144,7 +145,7 @@ describe("statefold explore --model executive", () => {
     expect(lines[0]).toMatch(
       /^statefold explore --model executive: the spec examples\/executive\/spec.json under the budget examples\/executive\/budget.json \(\{"steps":40,.*\}\), depth 4$/,
     );
-    expect(lines[3]).toMatch(/^✓ nothing found/);
+    expect(lines.at(-2)).toMatch(/^✓ nothing found/);
     expect(result.stdout).toMatch(
       /restart +[\d,]+ splits by snapshot and resume, every one the whole audit's report/,
     );
@@ -226,6 +227,49 @@ describe("statefold explore --mutants", () => {
     expect(timeout).toMatchObject({ killed: false });
     expect(timeout.journal).toBeUndefined();
   });
+
+  it("ends every run with one verdict line that says what was found, never a ✓ before a survivor", async () => {
+    const result = await run("explore", "--nodes", "1", "--depth", "1", "--mutants", "--faults");
+    expect(result.code).toBe(1);
+    const lines = result.stdout.trimEnd().split("\n");
+    expect(result.stdout).not.toContain("✓ nothing found");
+    expect(lines.at(-1)).toMatch(
+      /^✗ found \d+ of 14 mutants survived \(gate-timeout-passes, .*\); not exercised by this configuration: dispatch-ignores-dependencies$/,
+    );
+    const clean = await run("explore", "--nodes", "1", "--depth", "2", "--faults");
+    expect(clean.code).toBe(0);
+    expect(clean.stdout.trimEnd().split("\n").at(-1)).toMatch(/^✓ nothing found: /);
+  });
+
+  it("says a mutant the configuration never exercises is not exercised, not that the rules are too weak", async () => {
+    const spec = tempFile(
+      "flat.json",
+      JSON.stringify({ task: "flat", plan: { steps: [{ id: "a", deps: [], effect: "model" }] } }),
+    );
+    const result = await run(
+      "explore",
+      "--model",
+      "executive",
+      "--spec",
+      spec,
+      "--budget",
+      "examples/executive/budget.json",
+      "--depth",
+      "4",
+      "--mutants",
+    );
+    for (const name of ["child-budget-not-narrowed", "checkpoint-never-due"]) {
+      expect(result.stdout).toContain(`  – not exercised ${name}: `);
+      expect(result.stdout).not.toContain(`✗ survived ${name}`);
+    }
+    expect(result.stdout).toContain(
+      "    the spec has no checkpointEvery, so nothing it changes is ever reached: explore a configuration that has it",
+    );
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toMatch(
+      /not exercised by this configuration: child-budget-not-narrowed, checkpoint-never-due$/,
+    );
+    expect(result.code).toBe(0);
+  });
 });
 
 describe("statefold explore --driver", () => {
@@ -267,15 +311,16 @@ describe("statefold explore --driver", () => {
         node("process.stdin.on('data', () => console.log('hello'))"),
         "answered with a line that is not JSON",
       ],
-      [node("process.stdin.resume()"), "gave no answer within 300 ms"],
+      [node("process.stdin.resume()"), "gave no answer within 2000 ms"],
       [node("process.stdin.on('data', () => console.log('{}'))"), 'not {"ok": true}'],
     ] as const) {
       const result = await run(
         "explore",
         "--driver",
         command,
+        // Long enough for a node to start on a loaded machine: a short one reads a slow start as a hang.
         "--driver-timeout",
-        "300",
+        "2000",
         "--nodes",
         "1",
         "--depth",

@@ -28,6 +28,8 @@ export interface DagMutant {
   readonly name: string;
   readonly description: string;
   readonly semantics: Semantics;
+  /** What a configuration lacks for the change to ever matter (a dependency, say), or null when it has it. */
+  readonly unexercisedBy?: (configuration: DagConfiguration) => string | null;
 }
 
 type Effect = Semantics["effect"];
@@ -98,6 +100,7 @@ export const DAG_MUTANTS: readonly DagMutant[] = [
   },
   {
     name: "land-drops-surface",
+    unexercisedBy: ({ paths }) => (paths === 0 ? "no surface path to widen by (--paths 0)" : null),
     description: "landing forgets the node's surface",
     semantics: effectOf("landed", (node, event) => ({ ...applyEvent(node, event), surface: [] })),
   },
@@ -111,6 +114,10 @@ export const DAG_MUTANTS: readonly DagMutant[] = [
   },
   {
     name: "dispatch-ignores-dependencies",
+    unexercisedBy: ({ nodes, dag }) =>
+      (dag === undefined ? nodes < 2 : dag.nodes.every((node) => node.deps.length === 0))
+        ? "no node has a dependency"
+        : null,
     description: "dispatch does not check that the node's dependencies are proven",
     semantics: refusalOf("dispatched", (_, node) =>
       node.status === "queued" || node.status === "rework" ? null : "wrong-status",

@@ -58,9 +58,7 @@ export async function refine(
   let sequences = 0;
   let actionsDriven = 0;
   const drive = async (dag: Dag, actions: readonly Action[]) => {
-    await driver.reset({ nodes: dag.nodes });
-    const answers: DriverAnswer[] = [];
-    for (const action of actions) answers.push(await driver.act(action));
+    const answers = await driver.replayActions({ nodes: dag.nodes }, actions);
     actionsDriven += actions.length;
     return answers;
   };

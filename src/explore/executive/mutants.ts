@@ -29,6 +29,13 @@ export interface ExecutiveMutant {
   readonly name: string;
   readonly description: string;
   readonly semantics: ExecutiveSemantics;
+  /** What a run lacks for the change to ever matter (a sub-plan, say), or null when it has it. */
+  readonly unexercisedBy?: (run: ExecutiveRun) => string | null;
+}
+
+/** Whether the root plan has a sub-plan step (a deeper one is inside one of those). */
+function hasSubPlan(run: ExecutiveRun): boolean {
+  return run.spec.plan.steps.some((step) => "plan" in step);
 }
 
 type Observed = Readonly<Record<string, unknown>>;
@@ -143,6 +150,7 @@ export const EXECUTIVE_MUTANTS: readonly ExecutiveMutant[] = [
     name: "child-budget-not-narrowed",
     description:
       "an entered sub-plan gets its own budget, or its parent's whole limits, not what the parent has left",
+    unexercisedBy: (run) => (hasSubPlan(run) ? null : "the spec has no sub-plan to enter"),
     semantics: {
       step: (state, value) => {
         const result = stepState(state, value);
@@ -160,6 +168,8 @@ export const EXECUTIVE_MUTANTS: readonly ExecutiveMutant[] = [
   {
     name: "checkpoint-never-due",
     description: "no checkpoint is ever decided, whatever checkpointEvery says",
+    unexercisedBy: (run) =>
+      run.spec.checkpointEvery === undefined ? "the spec has no checkpointEvery" : null,
     semantics: {
       step: (state, value) => {
         const { checkpointEvery: _, ...unchecked } = state.spec;

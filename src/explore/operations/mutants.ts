@@ -33,6 +33,15 @@ export interface OperationsMutant {
   readonly name: string;
   readonly description: string;
   readonly semantics: OperationsSemantics;
+  /** What a configuration lacks for the change to ever matter (a retry, say), or null when it has it. */
+  readonly unexercisedBy?: (configuration: OperationsConfiguration) => string | null;
+}
+
+/** Null when the configuration lets a step be retried; else why it does not. */
+function noRetry({ policy, attempts }: OperationsConfiguration): string | null {
+  if (policy.maxAttempts !== null && policy.maxAttempts < 2)
+    return "the policy allows no retry (maxAttempts 1)";
+  return attempts < 2 ? "no intent is made past attempt 1 (--attempts 1)" : null;
 }
 
 const REFERENCE: OperationsSemantics = { judge, apply, retryWait };
@@ -84,6 +93,7 @@ export const OPERATIONS_MUTANTS: readonly OperationsMutant[] = [
   },
   {
     name: "retry-one-ms-early",
+    unexercisedBy: noRetry,
     description: "a retry 1 ms before its notBefore is accepted",
     semantics: allowing("retry-too-early", (state, record) => {
       const { op, key, at } = record as IntentRecord;
@@ -93,6 +103,8 @@ export const OPERATIONS_MUTANTS: readonly OperationsMutant[] = [
   },
   {
     name: "strand-busy-ignored",
+    unexercisedBy: ({ ops }) =>
+      ops < 2 ? "there is one op: no strand is ever busy (--ops 1)" : null,
     description: "an op is accepted on a strand another op still runs on",
     semantics: allowing("strand-busy"),
   },
@@ -127,6 +139,7 @@ export const OPERATIONS_MUTANTS: readonly OperationsMutant[] = [
   },
   {
     name: "ladder-exponent-off-by-one",
+    unexercisedBy: noRetry,
     description: "the ladder's exponent is the attempt, not the attempt less one",
     semantics: {
       ...REFERENCE,
@@ -136,6 +149,7 @@ export const OPERATIONS_MUTANTS: readonly OperationsMutant[] = [
   },
   {
     name: "hint-ignored",
+    unexercisedBy: noRetry,
     description: "the provider's retryAfterMs hint is ignored",
     semantics: {
       ...REFERENCE,
