@@ -85,6 +85,12 @@ export function chunkArgument(value: unknown, index: number): Uint8Array {
   );
 }
 
+/** What an auditor's `write(chunk)` was given: journal bytes, or an `ArgumentError`. */
+export function checkWrittenChunk(value: unknown): void {
+  if (value instanceof Uint8Array) return;
+  throw new ArgumentError("write(chunk)", "chunk", "a Uint8Array", describeValue(value));
+}
+
 export function dagArgument(call: string, value: unknown): Dag {
   if (madeByMakeDag(value)) return value as Dag;
   throw new ArgumentError(call, "dag", "a DAG (makeDag(nodes).dag)", describeValue(value));
