@@ -9,6 +9,7 @@
 
 import { sha256 } from "../src/digest/sha256.js";
 import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
+import { checkWrittenChunk } from "../src/engine-arguments.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
@@ -78,6 +79,7 @@ export class JsonlSession implements JournalAuditor {
 
   write(chunk: Uint8Array): void {
     this.assertCurrent();
+    checkWrittenChunk(chunk);
     if (this.held === null) this.feed(chunk);
     else if (this.held.hold(chunk)) this.start(this.held);
   }

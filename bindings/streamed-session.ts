@@ -9,6 +9,7 @@
  */
 import { sha256 } from "../src/digest/sha256.js";
 import { UNNAMED_JOURNAL } from "../src/engine.js";
+import { checkWrittenChunk } from "../src/engine-arguments.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import {
@@ -113,6 +114,7 @@ export abstract class StreamedSession<
   /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
   write(chunk: Uint8Array): void {
     this.assertCurrent();
+    checkWrittenChunk(chunk);
     if (this.held === null) this.feed(chunk);
     else if (this.held.hold(chunk)) this.start(this.held);
   }

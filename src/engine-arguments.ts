@@ -29,9 +29,7 @@ export type JournalBytes = Uint8Array | AsyncIterable<Uint8Array> | Iterable<Uin
 const JOURNAL_BYTES = "a Uint8Array, or an iterable or async iterable of Uint8Array chunks";
 
 export function journalBytesArgument(call: string, value: unknown): JournalBytes {
-  if (value instanceof Uint8Array || (typeof value !== "string" && isIterable(value))) {
-    return value as JournalBytes;
-  }
+  if (isJournalBytes(value)) return value;
   const dagFirst = value === null || madeByMakeDag(value);
   const hint = dagFirst ? " (the bytes come first; a DAG is the option { dag })" : "";
   throw new ArgumentError(call, "bytes", JOURNAL_BYTES, describeValue(value) + hint);
@@ -52,10 +50,7 @@ export function auditBytesArguments<Options extends object>(
 
 /** The journal a `resume` continues: its bytes from the start, or a `resumableFile`. */
 export function resumeJournalArgument(call: string, value: unknown): JournalBytes | ResumableFile {
-  if (isResumableFile(value)) return value;
-  if (value instanceof Uint8Array || (typeof value !== "string" && isIterable(value))) {
-    return value as JournalBytes;
-  }
+  if (isResumableFile(value) || isJournalBytes(value)) return value;
   throw new ArgumentError(
     call,
     "journal",
@@ -83,6 +78,12 @@ export function chunkArgument(value: unknown, index: number): Uint8Array {
     "a Uint8Array",
     describeValue(value),
   );
+}
+
+/** What an auditor's `write(chunk)` was given: journal bytes, or an `ArgumentError`. */
+export function checkWrittenChunk(value: unknown): void {
+  if (value instanceof Uint8Array) return;
+  throw new ArgumentError("write(chunk)", "chunk", "a Uint8Array", describeValue(value));
 }
 
 export function dagArgument(call: string, value: unknown): Dag {
@@ -221,7 +222,9 @@ function makeDagResultOf(value: object): string | null {
   return null;
 }
 
-function isIterable(value: unknown): boolean {
+/** Bytes, or an object that iterates (its chunks are checked as they come); never a string. */
+function isJournalBytes(value: unknown): value is JournalBytes {
+  if (value instanceof Uint8Array) return true;
   if (typeof value !== "object" || value === null) return false;
   return Symbol.iterator in value || Symbol.asyncIterator in value;
 }

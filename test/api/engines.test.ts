@@ -149,6 +149,11 @@ describe.each(MODELS)("the $model engines", ({ model, reference, wasm, journals 
       /openAuditor\(.*options\): expected options to be .*snapshots.*, found the key "snapshot"/,
     ],
     [
+      "an auditor's write(a string)",
+      (engine) => engine.openAuditor().write("{}\n" as never),
+      /statefold: write\(chunk\): expected chunk to be a Uint8Array, found the string "\{\}\\n"/,
+    ],
+    [
       "resume(null, journal)",
       (engine) => engine.resume(null as never, bytes()),
       /resume\(snapshot, journal, options\): expected snapshot to be a Uint8Array .*, found null/,
