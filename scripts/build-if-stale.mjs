@@ -26,7 +26,10 @@ function kernelConfigs() {
   return readdirSync(root).filter((name) => /^asconfig.*\.json$/.test(name));
 }
 
-/** The first kernel output that is missing or older than a kernel source, or null. */
+/**
+ * The first kernel in dist/build/ that is missing or older than a kernel source, or than the
+ * build/ file it is copied from (a kernel rebuilt with `npm run build:wasm` alone), or null.
+ */
 function staleKernel() {
   const configs = kernelConfigs();
   const sources = [
@@ -38,7 +41,8 @@ function staleKernel() {
     const { targets } = JSON.parse(readFileSync(join(root, config), "utf8"));
     for (const { outFile } of Object.values(targets)) {
       const output = join("dist", outFile);
-      if (modifiedMs(join(root, output)) < newestSourceMs) return output;
+      const sinceMs = Math.max(newestSourceMs, modifiedMs(join(root, outFile)));
+      if (modifiedMs(join(root, output)) < sinceMs) return output;
     }
   }
   return null;
@@ -65,7 +69,9 @@ function build(script, reason) {
 }
 
 const kernel = staleKernel();
-const typeScript = kernel === null ? staleTypeScript() : null;
-if (kernel !== null) build("build", `${kernel} is missing or older than the kernel sources`);
-else if (typeScript !== null)
-  build("build:ts", `${typeScript} is missing or older than its source`);
+if (kernel !== null) {
+  build("build", `${kernel} is missing or older than the kernel sources`);
+} else {
+  const typeScript = staleTypeScript();
+  if (typeScript !== null) build("build:ts", `${typeScript} is missing or older than its source`);
+}

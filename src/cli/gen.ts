@@ -28,15 +28,24 @@ import {
   UsageError,
 } from "./command.js";
 import { openFileSink } from "./file-sink.js";
+import { helpColumns } from "./help-columns.js";
 import { integerFlag, probabilityFlag } from "./number-flags.js";
 import { writeBatched } from "./write-batched.js";
 
-/** A help list of faults: each name, then its description in a column (a longer name pushes it on). */
+/** The longest fault kind of any model, so that the help's lists of faults share one column. */
+const FAULT_NAME_WIDTH = Math.max(
+  ...[...FAULT_KINDS, ...OPERATIONS_FAULT_KINDS, ...EXECUTIVE_FAULT_KINDS].map(
+    (kind) => kind.length,
+  ),
+);
+
+/** A help list of faults: each name, then its description. */
 function faultList<K extends string>(
   kinds: readonly K[],
   descriptions: Readonly<Record<K, string>>,
 ): string {
-  return kinds.map((kind) => `    ${`${kind} `.padEnd(22)}${descriptions[kind]}`).join("\n");
+  const rows = kinds.map((kind) => [kind, descriptions[kind]] as const);
+  return helpColumns(rows, "    ", FAULT_NAME_WIDTH);
 }
 
 const FAULT_LIST = faultList(FAULT_KINDS, FAULT_DESCRIPTIONS);

@@ -5,6 +5,7 @@
 import { JournalError } from "../journal/errors.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
+import { helpColumns } from "./help-columns.js";
 import { packageVersion } from "./version.js";
 
 interface CommandEntry {
@@ -56,12 +57,6 @@ const COMMANDS: readonly CommandEntry[] = [
   },
 ];
 
-/** Rows of a name and its text, the texts in one column two spaces past the longest name. */
-function twoColumns(rows: readonly (readonly [string, string])[]): string {
-  const width = Math.max(...rows.map(([name]) => name.length)) + 2;
-  return rows.map(([name, text]) => `  ${name.padEnd(width)}${text}`).join("\n");
-}
-
 /** A record, so that a model added to the registry is a compile error here until described. */
 const MODEL_SUMMARIES: Readonly<Record<ModelName, string>> = {
   dag: "a work campaign over a DAG of tasks: six invariants, eight transitions",
@@ -76,10 +71,16 @@ header names its model; --model names it where the header does not, and a journa
 neither names is a dag journal.
 
 Models:
-${twoColumns(MODEL_NAMES.map((model) => [model, MODEL_SUMMARIES[model]]))}
+${helpColumns(
+  MODEL_NAMES.map((model) => [model, MODEL_SUMMARIES[model]]),
+  "  ",
+)}
 
 Commands:
-${twoColumns(COMMANDS.map((command) => [command.name, command.summary]))}
+${helpColumns(
+  COMMANDS.map((command) => [command.name, command.summary]),
+  "  ",
+)}
 
 Options:
   -h, --help   show this help; statefold <command> --help shows a command's

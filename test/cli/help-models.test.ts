@@ -57,6 +57,19 @@ describe("statefold --help", () => {
 });
 
 describe("a command's help", () => {
+  it("gen --help sets every model's faults in one column, apart from the longest kind", async () => {
+    const genHelp = await help(["gen"]);
+    const faults = genHelp.slice(
+      genHelp.indexOf("\n  --inject"),
+      genHelp.indexOf("\n  --out FILE"),
+    );
+    const rows = faults.split("\n").filter((row) => /^ {4}\S/.test(row));
+    expect(rows.length).toBeGreaterThan(20);
+    const columns = rows.map((row) => /^ {4}\S+ {2,}(?=\S)/.exec(row)?.[0].length ?? row);
+    expect(new Set(columns)).toEqual(new Set([columns[0]]));
+    expect(typeof columns[0]).toBe("number");
+  });
+
   it("describes every model the command takes, where it takes --model", async () => {
     const undescribed: string[] = [];
     for (const command of commandRows(await help([])).map((row) => row.name)) {

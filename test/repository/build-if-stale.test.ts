@@ -66,7 +66,10 @@ describe("scripts/build-if-stale.mjs", () => {
   });
 
   it("builds nothing when every output is newer than the sources", () => {
-    expect(buildIfStale(project(OUTPUTS))).toEqual({ built: [], stderr: "" });
+    expect(buildIfStale(project([...OUTPUTS, "build/kernel.wasm"]))).toEqual({
+      built: [],
+      stderr: "",
+    });
   });
 
   it("builds the TypeScript alone when only a TypeScript source is newer than its output", () => {
@@ -80,6 +83,12 @@ describe("scripts/build-if-stale.mjs", () => {
   it("builds everything when a kernel source is newer than a kernel", () => {
     const folder = project(OUTPUTS);
     utimesSync(join(folder, "assembly/index.ts"), 3_000, 3_000);
+    expect(buildIfStale(folder).built).toEqual(["build"]);
+  });
+
+  it("builds everything when a kernel in build/ is newer than its copy in dist/build/", () => {
+    const folder = project([...OUTPUTS, "build/kernel.wasm"]);
+    utimesSync(join(folder, "build/kernel.wasm"), 3_000, 3_000);
     expect(buildIfStale(folder).built).toEqual(["build"]);
   });
 
