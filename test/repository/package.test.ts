@@ -139,10 +139,10 @@ describe("the package", () => {
     );
     const installed = readJson<Manifest>(join(app, "node_modules/statefold/package.json"));
     expect(INSTALL_SCRIPTS.filter((name) => name in (installed.scripts ?? {}))).toEqual([]);
-    const audit = (journal: string) =>
+    const audit = (journal: string, ...options: string[]) =>
       spawnSync(
         join(app, "node_modules/.bin/statefold"),
-        ["audit", "--engine", "wasm", join(ROOT, "examples", journal)],
+        ["audit", "--engine", "wasm", "--quiet", ...options, join(ROOT, "examples", journal)],
         { cwd: app, encoding: "utf8" },
       );
     const dag = audit("diamond.jsonl");
@@ -153,5 +153,9 @@ describe("the package", () => {
     const executive = audit("executive/resurrection.jsonl");
     expect([executive.status, executive.stderr]).toEqual([1, ""]);
     expect(executive.stdout).toContain("NOT CONFORMANT");
+    // Worker threads load their own module of the package.
+    const directory = audit("operations", "--jobs", "2");
+    expect([directory.status, directory.stderr]).toEqual([1, ""]);
+    expect(directory.stdout).toMatch(/\n1 of \d+ journals conformant\n/);
   }, 120_000);
 });
