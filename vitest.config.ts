@@ -5,5 +5,6 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     globalSetup: ["test/support/temp-root.ts"],
     testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });
