@@ -19,13 +19,13 @@ import { type CliOutput, ExitCode } from "./command.js";
 import {
   type Counterexample,
   type CounterexampleFolder,
-  count,
   type ExploreRun,
   finishExploration,
   huntEach,
   type MutantShown,
   refinementText,
 } from "./explore-output.js";
+import { formatCount, plural } from "./format-units.js";
 
 export async function exploreDag(
   run: ExploreRun,
@@ -35,7 +35,7 @@ export async function exploreDag(
 ): Promise<number> {
   const { depth, progress } = run;
   const onProgress = (distinct: number) =>
-    progress(`exploring: ${count(distinct)} distinct states`);
+    progress(`exploring: ${formatCount(distinct)} distinct states`);
   const journals: { dag: Dag; events: readonly unknown[] }[] = [];
   const onDistinct = run.faults
     ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
@@ -72,12 +72,12 @@ export async function exploreDag(
       : { file: dagFile as string, shape: shapeOf(dag) };
   const shownDags =
     dag === undefined
-      ? `every DAG of 1 to ${nodes} nodes (${dagsUpTo(nodes).length}, up to isomorphism)`
+      ? `every DAG of 1 to ${plural(nodes, "node")} (${formatCount(dagsUpTo(nodes).length)}, up to isomorphism)`
       : `the DAG of ${dagFile}`;
   return finishExploration(run, {
     configuration: {
       evidence: { model: "dag", dags, paths },
-      text: `${shownDags}, surfaces from ${paths} path${paths === 1 ? "" : "s"}`,
+      text: `${shownDags}, surfaces from ${plural(paths, "path")}`,
     },
     result,
     counterexamples,

@@ -28,6 +28,7 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
+import { plural } from "./format-units.js";
 
 const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME]
@@ -94,7 +95,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
     return ExitCode.notConformant;
   }
   output.stdout(
-    `resume: ${journal} is ${values.strict ? "strictly conformant" : "conformant"} (${report.events} events)\n`,
+    `resume: ${journal} is ${values.strict ? "strictly conformant" : "conformant"} (${plural(report.events, "event")})\n`,
   );
   return ExitCode.conformant;
 }
