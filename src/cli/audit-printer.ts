@@ -16,7 +16,7 @@
 
 import type { UnreadableJournal } from "../report/views.js";
 import type { AuditTally } from "./audit-tally.js";
-import { formatBytes, formatNumber } from "./format-units.js";
+import { formatBytes, formatCount, formatNumber, plural } from "./format-units.js";
 import { renderJson } from "./render-json.js";
 import { renderAuditText, renderSummary, type TextJournal } from "./render-text.js";
 
@@ -145,9 +145,9 @@ function totalsLine(audited: number, tally: AuditTally, strict: boolean): string
   const rate = seconds > 0 ? totals.bytes / 1e6 / seconds : 0;
   const verdict = strict ? "not strictly conformant" : "not conformant";
   return [
-    `${audited} ${audited === 1 ? "journal" : "journals"}`,
-    `${totals.events} events`,
-    `${totals.failing} ${verdict}`,
+    plural(audited, "journal"),
+    plural(totals.events, "event"),
+    `${formatCount(totals.failing)} ${verdict}`,
     `${formatBytes(totals.bytes)} in ${formatNumber(seconds)} s (${formatNumber(rate)} MB/s)`,
   ].join(", ");
 }

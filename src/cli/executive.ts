@@ -17,6 +17,7 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "./engine.js";
+import { plural } from "./format-units.js";
 import { STDIN_NAME } from "./journal-inputs.js";
 
 const HELP = `Usage: statefold executive <spec.json> <budget.json>
@@ -55,7 +56,7 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
   const [specFile, budgetFile, ...extra] = positionals;
   if (specFile === undefined || budgetFile === undefined || extra.length > 0) {
     throw new UsageError(
-      `executive takes a spec file and a budget file, found ${positionals.length} arguments`,
+      `executive takes a spec file and a budget file, found ${plural(positionals.length, "argument")}`,
       "executive",
     );
   }

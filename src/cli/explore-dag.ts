@@ -15,12 +15,12 @@ import type { Dag } from "../models/dag/dag.js";
 import { loggedEvents, type ModelState, type NodeState } from "../models/dag/state.js";
 import {
   type Counterexample,
-  count,
   type ExploreRun,
   finishExploration,
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
+import { formatCount, plural } from "./format-units.js";
 
 export async function exploreDag(
   run: ExploreRun,
@@ -30,7 +30,7 @@ export async function exploreDag(
 ): Promise<number> {
   const { depth, progress } = run;
   const onProgress = (distinct: number) =>
-    progress(`exploring: ${count(distinct)} distinct states`);
+    progress(`exploring: ${formatCount(distinct)} distinct states`);
   const journals: { dag: Dag; events: readonly unknown[] }[] = [];
   const onDistinct = run.faults
     ? (state: ModelState) => journals.push({ dag: state.dag, events: loggedEvents(state) })
@@ -67,12 +67,12 @@ export async function exploreDag(
       : { file: dagFile as string, shape: shapeOf(dag) };
   const shownDags =
     dag === undefined
-      ? `every DAG of 1 to ${nodes} nodes (${dagsUpTo(nodes).length}, up to isomorphism)`
+      ? `every DAG of 1 to ${plural(nodes, "node")} (${formatCount(dagsUpTo(nodes).length)}, up to isomorphism)`
       : `the DAG of ${dagFile}`;
   return finishExploration(run, {
     configuration: {
       evidence: { model: "dag", dags, paths },
-      text: `${shownDags}, surfaces from ${paths} path${paths === 1 ? "" : "s"}`,
+      text: `${shownDags}, surfaces from ${plural(paths, "path")}`,
     },
     result,
     counterexamples,

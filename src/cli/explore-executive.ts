@@ -22,12 +22,12 @@ import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { auditExecutive, type ExecutiveRun } from "../models/executive/audit.js";
 import {
   type Counterexample,
-  count,
   type ExploreRun,
   finishExploration,
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
+import { formatCount } from "./format-units.js";
 
 export async function exploreExecutive(
   run: ExploreRun,
@@ -38,7 +38,7 @@ export async function exploreExecutive(
   const { depth, progress } = run;
   const journals: unknown[][] = [];
   const result = explore(executiveSubject(executive, wasm), depth, {
-    onProgress: (distinct) => progress(`exploring: ${count(distinct)} distinct states`),
+    onProgress: (distinct) => progress(`exploring: ${formatCount(distinct)} distinct states`),
     onDistinct: run.faults ? (state) => journals.push(linesOf(state)) : undefined,
   });
   const counterexamples: Counterexample[] = [];

@@ -34,12 +34,12 @@ import { readRecord } from "../models/operations/read-record.js";
 import type { Policy } from "../models/operations/records.js";
 import {
   type Counterexample,
-  count,
   type ExploreRun,
   finishExploration,
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
+import { formatCount } from "./format-units.js";
 
 export async function exploreOperations(
   run: ExploreRun,
@@ -49,7 +49,7 @@ export async function exploreOperations(
   const { depth, progress } = run;
   const journals: Record<string, unknown>[][] = [];
   const result = explore(operationsSubject(configuration, wasm), depth, {
-    onProgress: (distinct) => progress(`exploring: ${count(distinct)} distinct states`),
+    onProgress: (distinct) => progress(`exploring: ${formatCount(distinct)} distinct states`),
     onDistinct: run.faults ? (state) => journals.push(recordsOf(state)) : undefined,
   });
   const counterexamples: Counterexample[] = [];

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
 import { type CliOutput, ExitCode, UsageError } from "./command.js";
+import { formatCount, plural } from "./format-units.js";
 import { wantsProgress } from "./progress-bar.js";
 
 /** The configuration as the evidence records it, and as the summary's first line says it. */
@@ -112,12 +113,12 @@ function explorationText(
 ): string {
   const lines = [
     `statefold explore --model ${configuration.evidence.model}: ${configuration.text}, depth ${depth}`,
-    `  ${count(result.initialStates)} initial states, ${count(result.states)} states, ${count(result.distinctStates)} distinct, ${count(result.transitions)} transitions, depth reached ${result.depthReached}`,
-    `  ${count(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
+    `  ${plural(result.initialStates, "initial state")}, ${plural(result.states, "state")}, ${formatCount(result.distinctStates)} distinct, ${plural(result.transitions, "transition")}, depth reached ${result.depthReached}`,
+    `  ${formatCount(Math.round(result.distinctStates / result.seconds))} distinct states/s (${result.seconds.toFixed(1)} s); every distinct state's journal audited by both engines`,
   ];
   for (const { rule, from, times, journal, rules } of counterexamples) {
     lines.push(
-      `✗ ${rule} from ${from}, found ${count(times)} time${times === 1 ? "" : "s"}; shrunk to ${records(journal.length)}:`,
+      `✗ ${rule} from ${from}, found ${plural(times, "time")}; shrunk to ${plural(journal.length, "record")}:`,
     );
     lines.push(...journalLines(journal, (i) => brokenText(rules[i] ?? [])));
   }
@@ -131,10 +132,10 @@ function sensitivityText(sensitivity: Sensitivity): string {
   for (const [fault, tally] of Object.entries(sensitivity.faults)) {
     const rules = Object.entries(tally.byRule)
       .sort(([, a], [, b]) => b - a)
-      .map(([rule, n]) => `${rule} ${count(n)}`)
+      .map(([rule, n]) => `${rule} ${formatCount(n)}`)
       .join(", ");
     lines.push(
-      `  ${fault.padEnd(width)} ${count(tally.made)} made, ${count(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${count(tally.masked)} masked`,
+      `  ${fault.padEnd(width)} ${formatCount(tally.made)} made, ${formatCount(tally.caught)} caught${rules === "" ? "" : ` (${rules})`}, ${formatCount(tally.masked)} masked`,
     );
     if (tally.smallestMasked !== null) {
       lines.push(`  ${" ".repeat(width)} smallest masked: ${JSON.stringify(tally.smallestMasked)}`);
@@ -143,8 +144,8 @@ function sensitivityText(sensitivity: Sensitivity): string {
   const { checked, differing, firstDiffering } = sensitivity.restarts;
   lines.push(
     differing === 0
-      ? `  ${"restart".padEnd(width)} ${count(checked)} splits by snapshot and resume, every one the whole audit's report`
-      : `✗ ${"restart".padEnd(width)} ${count(differing)} of ${count(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
+      ? `  ${"restart".padEnd(width)} ${formatCount(checked)} splits by snapshot and resume, every one the whole audit's report`
+      : `✗ ${"restart".padEnd(width)} ${formatCount(differing)} of ${formatCount(checked)} splits gave another report than the whole audit, first on ${JSON.stringify(firstDiffering)}`,
   );
   return `${lines.join("\n")}\n`;
 }
@@ -165,13 +166,13 @@ function mutantsText(mutants: readonly MutantShown[], depth: number): string {
     if (kill === null) {
       lines.push(
         `✗ survived ${name}: ${description}`,
-        `    not told apart from the reference in ${count(distinctStates)} pairs of states: the bound, or the rules, are too weak to see it`,
+        `    not told apart from the reference in ${formatCount(distinctStates)} pairs of states: the bound, or the rules, are too weak to see it`,
       );
       continue;
     }
     lines.push(
       `  ✓ killed ${name}: ${description}`,
-      `    told apart by ${kill.differs}, on a journal of the ${kill.madeBy}'s actions from ${kill.from} (${records(kill.journal.length)}):`,
+      `    told apart by ${kill.differs}, on a journal of the ${kill.madeBy}'s actions from ${kill.from} (${plural(kill.journal.length, "record")}):`,
     );
     lines.push(
       ...journalLines(kill.journal, (i) => {
@@ -198,15 +199,6 @@ function journalLines(journal: readonly unknown[], note: (index: number) => stri
 
 function brokenText(rules: readonly string[]): string {
   return rules.length === 0 ? "" : `✗ ${rules.join(" · ")}`;
-}
-
-function records(n: number): string {
-  return `${n} record${n === 1 ? "" : "s"}`;
-}
-
-/** A whole number with its thousands grouped: 44,857. */
-export function count(value: number): string {
-  return value.toLocaleString("en-US");
 }
 
 /** What a model's exploration found, for `finishExploration` to print, write and judge. */

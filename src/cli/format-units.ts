@@ -1,4 +1,9 @@
-/** Byte counts, rates and durations as people read them (decimal units, as disks and `ls -h --si`). */
+/**
+ * Numbers as people read them, for every message and report statefold writes: counts with their
+ * digits grouped by a space, as the docs write them (12 345), and with their noun agreeing
+ * (1 event, 2 events); byte counts, rates and durations in decimal units, as disks and
+ * `ls -h --si`. Pure, so the HTML report can use it in a browser too.
+ */
 
 const BYTE_UNITS = ["B", "kB", "MB", "GB", "TB"] as const;
 
@@ -34,4 +39,19 @@ export function formatDuration(seconds: number): string {
   const minutes = Math.floor((whole % 3600) / 60);
   const secs = String(whole % 60).padStart(2, "0");
   return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${secs}` : `${minutes}:${secs}`;
+}
+
+/** A whole count, its digits grouped in threes by a space: 950, 12 345, 1 234 567. */
+export function formatCount(count: number): string {
+  return String(count).replace(/\B(?=(\d{3})+$)/g, " ");
+}
+
+/** A count and its noun: `1 event`, `12 345 events`; `nounPlural` for a noun not made plural by an "s". */
+export function plural(count: number, noun: string, nounPlural = `${noun}s`): string {
+  return `${formatCount(count)} ${nounFor(count, noun, nounPlural)}`;
+}
+
+/** The noun alone, agreeing with the count: `node` for one, `nodes` otherwise. */
+export function nounFor(count: number, noun: string, nounPlural = `${noun}s`): string {
+  return count === 1 ? noun : nounPlural;
 }

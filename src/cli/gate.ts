@@ -34,6 +34,7 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
+import { plural } from "./format-units.js";
 import {
   type OneJournal,
   oneJournal,

@@ -8,6 +8,7 @@ import type { AuditTally, TallyTotals } from "./audit-tally.js";
 import {
   byteScale,
   formatBytes,
+  formatCount,
   formatDuration,
   formatNumber,
   formatRate,
@@ -91,6 +92,7 @@ export function progressLine(totals: TallyTotals, columns: number): string {
   if (bytesTotal !== null && bytes > 0 && seconds > 0) {
     parts.push(`ETA ${formatDuration(((bytesTotal - bytes) * seconds) / bytes)}`);
   }
-  if (totals.journals > 1) parts.push(`${totals.journalsDone}/${totals.journals} journals`);
+  if (totals.journals > 1)
+    parts.push(`${formatCount(totals.journalsDone)}/${formatCount(totals.journals)} journals`);
   return [...parts.join("  ")].slice(0, Math.max(0, columns - 1)).join("");
 }

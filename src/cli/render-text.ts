@@ -22,13 +22,13 @@ import {
   finalCounts,
   illegalMeaning,
   integrityConsequence,
-  plural,
   TORN_TAIL_MEANING,
   WHY_BROKEN,
   WHY_TAMPERED,
 } from "../report/wording.js";
 import type { AuditedJournal } from "./engine.js";
 import type { FindingNumbers } from "./finding-numbers.js";
+import { formatCount, nounFor, plural } from "./format-units.js";
 
 export { passes } from "../report/verdict.js";
 
@@ -74,8 +74,8 @@ export function renderSummary(
 ): string {
   const unreadable = given - readable;
   const verdict = strict ? "strictly conformant" : "conformant";
-  const unread = unreadable === 0 ? "" : `, ${unreadable} could not be read`;
-  return `\n${passing} of ${given} journals ${verdict}${unread}\n`;
+  const unread = unreadable === 0 ? "" : `, ${formatCount(unreadable)} could not be read`;
+  return `\n${formatCount(passing)} of ${plural(given, "journal")} ${verdict}${unread}\n`;
 }
 
 /** The lines of one journal: the frame every model shares, the findings in the model's words. */
@@ -142,7 +142,9 @@ function mismatchLines(report: ExecutiveReport, style: Style): string[] {
     (entry) => `${INDENT}    ${at(entry.index, entry.line)}  ${mismatchText(entry)}`,
   );
   const more = legality.illegal - legality.first.length;
-  return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
+  return more > 0
+    ? [heading, ...listed, `${INDENT}    … and ${formatCount(more)} more`]
+    : [heading, ...listed];
 }
 
 type Label = (text: string) => string;
@@ -203,7 +205,7 @@ function brokenInvariantLine(
     const verdict = invariants.tamperEvident;
     if (verdict.holds) return null;
     const nodes = verdict.nodes.map((id) => JSON.stringify(id)).join(", ");
-    return `${cross}${verdict.nodes.length === 1 ? "node" : "nodes"} ${nodes}: ${WHY_TAMPERED}`;
+    return `${cross}${nounFor(verdict.nodes.length, "node")} ${nodes}: ${WHY_TAMPERED}`;
   }
   const verdict = invariants[name];
   if (verdict.holds) return null;
@@ -228,7 +230,9 @@ function illegalLines(
     return `${INDENT}    ${at(entry.index, entry.line)}  ${entry.kind}  ${whomOf(entry)}: ${entry.reason}${why}`;
   });
   const more = legality.illegal - legality.first.length;
-  return more > 0 ? [heading, ...listed, `${INDENT}    … and ${more} more`] : [heading, ...listed];
+  return more > 0
+    ? [heading, ...listed, `${INDENT}    … and ${formatCount(more)} more`]
+    : [heading, ...listed];
 }
 
 type IllegalEntry = (Report | OperationsReport)["legality"]["first"][number];

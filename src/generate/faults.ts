@@ -13,6 +13,8 @@
  * an error before the first byte is written; the third writes. Without faults there is one pass
  * and the lines go through untouched.
  */
+
+import { plural } from "../cli/format-units.js";
 import { CampaignState } from "./campaign-state.js";
 import { FAULT_KINDS, type FaultKind, faultCountMax } from "./fault-kinds.js";
 import { Random } from "./random.js";
@@ -136,7 +138,7 @@ function chooseOrdinals(
     const available = places.get(kind) ?? 0;
     if (count > available) {
       throw new FaultPlacementError(
-        `cannot inject ${count} ${kind}: the journal has ${available} ${available === 1 ? "place" : "places"} for one (${WHERE_IT_FITS[kind]}); generate more events or nodes`,
+        `cannot inject ${count} ${kind}: the journal has ${plural(available, "place")} for one (${WHERE_IT_FITS[kind]}); generate more events or nodes`,
       );
     }
     ordinals.set(kind, sample(random, count, available));

@@ -1,3 +1,4 @@
+import { formatCount, plural } from "../cli/format-units.js";
 import type { Dag } from "../models/dag/dag.js";
 
 /**
@@ -14,7 +15,7 @@ export function dagDifference(
     const node = dag.nodes[i];
     const otherNode = other.nodes[i];
     if (node === undefined || otherNode === undefined) {
-      return `${names.dag} has ${dag.nodes.length} nodes, ${names.other} has ${other.nodes.length}`;
+      return `${names.dag} has ${plural(dag.nodes.length, "node")}, ${names.other} has ${formatCount(other.nodes.length)}`;
     }
     if (node.id !== otherNode.id) {
       return `nodes[${i}] is ${JSON.stringify(node.id)} in ${names.dag}, ${JSON.stringify(otherNode.id)} in ${names.other}`;

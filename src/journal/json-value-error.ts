@@ -2,6 +2,8 @@
  * Errors about a parsed JSON value that point back into the text it came from: the value's own
  * line and column, its path (`dag.nodes[2].deps[0]`), what was expected and what was found.
  */
+
+import { plural } from "../cli/format-units.js";
 import { JournalError } from "./errors.js";
 import { type JsonPath, jsonValueOffset } from "./json-walk.js";
 import { textPosition } from "./text-position.js";
@@ -53,8 +55,7 @@ export function describeJsonValue(value: unknown): string {
         : `${value.slice(0, QUOTED_STRING_CHARS_MAX)}…`;
     return JSON.stringify(shown);
   }
-  if (Array.isArray(value))
-    return `an array of ${value.length} item${value.length === 1 ? "" : "s"}`;
+  if (Array.isArray(value)) return `an array of ${plural(value.length, "item")}`;
   if (typeof value === "object" && value !== null) return "an object";
   return String(value);
 }

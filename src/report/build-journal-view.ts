@@ -12,6 +12,8 @@
  * not a replay of the whole prefix, which takes 2.5 s on a 200 MB journal, nor a state of every
  * node, which is 200 k objects in a large campaign.
  */
+
+import { formatCount, plural } from "../cli/format-units.js";
 import type { Engine } from "../engine.js";
 import { type Dag, makeDag } from "../models/dag/dag.js";
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
@@ -69,7 +71,7 @@ export function buildJournalView(
 ): DagJournalView {
   const { file, report, dag, events } = journal;
   if (events.length !== report.events) {
-    const why = `The journal now holds ${events.length} events, not the ${report.events} audited: it changed since the audit, so only the verdicts are shown.`;
+    const why = `The journal now holds ${plural(events.length, "event")}, not the ${formatCount(report.events)} audited: it changed since the audit, so only the verdicts are shown.`;
     return { file, report, context: { gathered: false, why } };
   }
   const quote = (index: number): QuotedEvent =>

@@ -2,6 +2,8 @@
  * The `executive` model's findings in words (docs/models/executive.md, "The journal and its
  * audit"), shared by the text report and the boot gate.
  */
+
+import { formatCount, plural } from "../cli/format-units.js";
 import type { DecisionMismatch, ExecutiveReport } from "../models/executive/audit.js";
 import type { ExecutiveRuleName } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
@@ -14,11 +16,14 @@ export const WHY_EXECUTIVE: Readonly<Record<ExecutiveRuleName, string>> = {
 
 /** A mismatch: what the machine decides against what was recorded. */
 export function mismatchText(entry: DecisionMismatch): string {
-  const recorded =
-    "recordedBytes" in entry
-      ? `a decision of ${entry.recordedBytes} bytes`
-      : JSON.stringify(entry.recorded);
-  return `expected ${JSON.stringify(entry.expected)}, recorded ${recorded}`;
+  return `expected ${JSON.stringify(entry.expected)}, recorded ${recordedText(entry)}`;
+}
+
+/** The decision recorded, as JSON (indented by `indent` spaces), or its size when too long to list. */
+export function recordedText(entry: DecisionMismatch, indent?: number): string {
+  return "recordedBytes" in entry
+    ? `a decision of ${plural(entry.recordedBytes, "byte")}`
+    : JSON.stringify(entry.recorded, null, indent);
 }
 
 /**
@@ -43,6 +48,6 @@ export function executiveFinal(report: ExecutiveReport): string {
     outcome !== null && outcome.outcome === "failed"
       ? ` (${outcome.reason}${outcome.budget === undefined ? "" : `: ${outcome.budget}`})`
       : "";
-  const counters = COUNTERS.map((counter) => `${counter} ${used[counter]}`).join(", ");
-  return `${when}: ${status}${how} after ${seq} decision${seq === 1 ? "" : "s"}; used ${counters}`;
+  const counters = COUNTERS.map((counter) => `${counter} ${formatCount(used[counter])}`).join(", ");
+  return `${when}: ${status}${how} after ${plural(seq, "decision")}; used ${counters}`;
 }

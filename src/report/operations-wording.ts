@@ -2,6 +2,8 @@
  * The words statefold uses to explain an `operations` report to people (docs/models/operations.md,
  * "The rules"), beside wording.ts's for `dag`. Pure: no Node APIs.
  */
+
+import { formatCount, plural } from "../cli/format-units.js";
 import {
   type FindingSubject,
   type OperationsReport,
@@ -113,8 +115,8 @@ export function operationsFinal(report: OperationsReport): string {
   const { operations, effects, strands } = report.final;
   const counts = Object.entries(operations)
     .filter(([, count]) => count > 0)
-    .map(([state, count]) => `${count} ${state}`);
+    .map(([state, count]) => `${formatCount(count)} ${state}`);
   const when = report.integrity === null ? "final" : "final, before the integrity error";
   const ops = counts.length === 0 ? "no operations" : counts.join(", ");
-  return `${when}: ${ops}; ${effects} effect${effects === 1 ? "" : "s"}, ${strands} strand${strands === 1 ? "" : "s"}`;
+  return `${when}: ${ops}; ${plural(effects, "effect")}, ${plural(strands, "strand")}`;
 }

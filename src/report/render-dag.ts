@@ -4,10 +4,11 @@
  * red ring on the nodes a finding names. A DAG too large to draw (journal-view.ts) becomes a table
  * of layers with their status counts. Inline SVG only: no script, no external resource. Pure.
  */
+
+import { plural } from "../cli/format-units.js";
 import { STATUSES, type Status } from "../models/dag/state.js";
 import { escapeHtml, escapeQuotedId, showControls } from "./escape-html.js";
 import type { DagNodeView, DagView, DrawnDag, SummarisedDag } from "./journal-view.js";
-import { plural } from "./wording.js";
 
 const NODE_WIDTH = 148;
 const NODE_HEIGHT = 46;

@@ -3,11 +3,13 @@
  * listed mismatch with the machine's decision and the recorded one side by side, and the frame
  * stack the machine then held, each budget a bar of used against limit. Pure.
  */
+
+import { formatCount } from "../cli/format-units.js";
 import { EXECUTIVE_RULE_NAMES } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
 import { escapeHtml } from "./escape-html.js";
 import type { ExecutiveJournalView, FrameBudgets } from "./executive-view.js";
-import { WHY_EXECUTIVE } from "./executive-wording.js";
+import { recordedText, WHY_EXECUTIVE } from "./executive-wording.js";
 import { eventLocation } from "./wording.js";
 
 export function renderExecutiveBody(view: ExecutiveJournalView): string {
@@ -35,15 +37,13 @@ export function renderExecutiveBody(view: ExecutiveJournalView): string {
     : `<p class="omitted">${escapeHtml(view.context.why)}</p>`;
   const frames = view.context.gathered ? view.context.frames : null;
   const rows = report.legality.first.map((entry, i) => {
-    const recorded =
-      "recordedBytes" in entry
-        ? `a decision of ${entry.recordedBytes} bytes`
-        : JSON.stringify(entry.recorded, null, 1);
+    const recorded = recordedText(entry, 1);
     const stack = frames === null ? "" : `<td>${frameStack(frames[i] ?? [])}</td>`;
     return `<tr><td>${eventLocation(entry.index, entry.line)}</td><td><pre>${escapeHtml(JSON.stringify(entry.expected, null, 1))}</pre></td><td><pre>${escapeHtml(recorded)}</pre></td>${stack}</tr>`;
   });
   const unlisted = report.legality.illegal - report.legality.first.length;
-  const more = unlisted > 0 ? `<p class="note">… and ${unlisted} more, not listed.</p>` : "";
+  const more =
+    unlisted > 0 ? `<p class="note">… and ${formatCount(unlisted)} more, not listed.</p>` : "";
   const table =
     rows.length === 0
       ? ""

@@ -3,6 +3,8 @@
  * of the text output), the journal lines up to the offending one as written, and the node's
  * state before and after it with what changed marked. Pure.
  */
+
+import { formatCount, nounFor } from "../cli/format-units.js";
 import type { Deposit } from "../models/dag/state.js";
 import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import type {
@@ -166,14 +168,16 @@ function surfaceHtml(surface: SurfaceView, change: SurfaceChange | null = null):
       `<code class="path${added.has(path) ? " added" : ""}">${added.has(path) ? "+ " : ""}${escapeJournalText(path)}</code>`,
   );
   if (surface.total > surface.paths.length) {
-    paths.push(`<span class="muted">and ${surface.total - surface.paths.length} more</span>`);
+    paths.push(
+      `<span class="muted">and ${formatCount(surface.total - surface.paths.length)} more</span>`,
+    );
   }
   if (change !== null && change.droppedTotal > 0) {
     const dropped = change.dropped.map(
       (path) => `<code class="path dropped">− ${escapeJournalText(path)}</code>`,
     );
     const more = change.droppedTotal - change.dropped.length;
-    if (more > 0) dropped.push(`<span class="muted">and ${more} more dropped</span>`);
+    if (more > 0) dropped.push(`<span class="muted">and ${formatCount(more)} more dropped</span>`);
     paths.push(...dropped);
   }
   return paths.length === 0 ? `<span class="muted">empty</span>` : paths.join(" ");
@@ -189,7 +193,7 @@ function renderTamperFinding(finding: TamperFinding): string {
   });
   return `<article class="finding grave">
 <header><div class="where"><span>the final state</span></div>
-<ul class="rules"><li><span class="rule bad">✗ tamperEvident</span> ${finding.nodes.length === 1 ? "a node" : "nodes"} ${escapeHtml(WHY_TAMPERED)}</li></ul></header>
+<ul class="rules"><li><span class="rule bad">✗ tamperEvident</span> ${nounFor(finding.nodes.length, "a node", "nodes")} ${escapeHtml(WHY_TAMPERED)}</li></ul></header>
 <div class="finding-body"><ul class="tampered">${rows.join("")}</ul></div>
 </article>`;
 }

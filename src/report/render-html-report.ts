@@ -5,6 +5,7 @@
  * works offline and nothing in a journal can make it load anything. A pure function of its data
  * (no Node APIs), so a browser page renders the same view.
  */
+import { formatCount, plural } from "../cli/format-units.js";
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
@@ -25,14 +26,7 @@ import {
   type ReportedJournal,
   type UnreadableJournal,
 } from "./views.js";
-import {
-  eventLocation,
-  finalCounts,
-  plural,
-  WHY_BROKEN,
-  WHY_ILLEGAL,
-  WHY_TAMPERED,
-} from "./wording.js";
+import { eventLocation, finalCounts, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export interface HtmlReportOptions {
   /** Whether a journal passes only when strictly conformant (the CLI's `--strict`). */
@@ -55,7 +49,7 @@ export function renderHtmlReport(
   const views = journals.filter((journal): journal is JournalView => !isUnreadable(journal));
   const passing = views.filter((view) => passes(view.report, options.strict)).length;
   const verdict = options.strict ? "strictly conformant" : "conformant";
-  const title = `statefold audit: ${passing} of ${plural(journals.length, "journal")} ${verdict}${unreadableClause(journals.length - views.length)}`;
+  const title = `statefold audit: ${formatCount(passing)} of ${plural(journals.length, "journal")} ${verdict}${unreadableClause(journals.length - views.length)}`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -95,10 +89,10 @@ function renderPageHead(
   const judged = strict ? "strict conformance (--strict)" : "conformance";
   const pills = [
     passing > 0
-      ? `<span class="pill good">✓ ${passing} ${strict ? "strictly " : ""}conformant</span>`
+      ? `<span class="pill good">✓ ${formatCount(passing)} ${strict ? "strictly " : ""}conformant</span>`
       : "",
     failing > 0
-      ? `<span class="pill bad">✗ ${failing} not ${strict ? "strictly " : ""}conformant</span>`
+      ? `<span class="pill bad">✗ ${formatCount(failing)} not ${strict ? "strictly " : ""}conformant</span>`
       : "",
     unreadable > 0 ? `<span class="pill bad">✗ ${unreadable} could not be read</span>` : "",
   ].join(" ");
@@ -118,8 +112,8 @@ function renderSummaryTable(journals: readonly ReportedJournal[], strict: boolea
 <td class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</td>
 <td class="file"><a href="#${journalAnchor(position)}">${escapeHtml(view.file)}</a></td>
 <td>${verdictPill(report, strict)}</td>
-<td class="num">${report.events}</td>
-<td class="num">${report.legality.illegal}</td>
+<td class="num">${formatCount(report.events)}</td>
+<td class="num">${formatCount(report.legality.illegal)}</td>
 <td>${broken.length === 0 ? `<span class="muted">—</span>` : broken.map((name) => `<code>${name}</code>`).join(", ")}</td>
 </tr>`;
   });

@@ -4,6 +4,8 @@
  * the retry ladder's sum or the classification's inputs where the rule is arithmetic
  * (operations-view.ts gathers them). Pure.
  */
+
+import { plural } from "../cli/format-units.js";
 import { RULE_NAMES } from "../models/operations/report.js";
 import { escapeHtml } from "./escape-html.js";
 import type {
@@ -21,7 +23,7 @@ import {
   WHY_REASON,
 } from "./operations-wording.js";
 import { renderQuotedLines } from "./render-finding.js";
-import { eventLocation, plural } from "./wording.js";
+import { eventLocation } from "./wording.js";
 
 export function renderOperationsBody(view: OperationsJournalView): string {
   const { report } = view;

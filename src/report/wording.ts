@@ -3,6 +3,8 @@
  * (src/cli/render-text.ts) and the HTML report, so that both say the same thing the same way.
  * Pure: no Node APIs, so a browser page can render with it too.
  */
+
+import { formatCount, plural } from "../cli/format-units.js";
 import type { StepInvariantName } from "../models/dag/invariants.js";
 import type { Report } from "../models/dag/report.js";
 import { STATUSES } from "../models/dag/state.js";
@@ -51,14 +53,10 @@ export function eventLocation(index: number, line: number | undefined): string {
   return line === undefined ? `event ${index}` : `line ${line} (event ${index})`;
 }
 
-export function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? "" : "s"}`;
-}
-
 /** The final status counts, e.g. `final: 3 proven, 1 queued`, or those before an integrity error. */
 export function finalCounts(report: Report): string {
   const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
-    (status) => `${report.final.counts[status]} ${status}`,
+    (status) => `${formatCount(report.final.counts[status])} ${status}`,
   );
   const when = report.integrity === null ? "final" : "final, before the integrity error";
   return `${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;

@@ -25,7 +25,7 @@ const VIOLATIONS = [
   "examples/violations/unknown-node.jsonl",
 ];
 const TOTALS_LINE =
-  /^\d+ journals?, \d+ events, \d+ not (strictly )?conformant, [\d.]+ [kMGT]?B in [\d.]+ s \([\d.]+ MB\/s\)$/;
+  /^\d+(?: \d{3})* journals?, \d+(?: \d{3})* events, \d+(?: \d{3})* not (strictly )?conformant, [\d.]+ [kMGT]?B in [\d.]+ s \([\d.]+ MB\/s\)$/;
 
 interface FileReport {
   readonly file: string;

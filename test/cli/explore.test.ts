@@ -20,10 +20,10 @@ describe("statefold explore", () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines[0]).toBe(
-      "statefold explore --model dag: every DAG of 1 to 1 nodes (1, up to isomorphism), surfaces from 0 paths, depth 3",
+      "statefold explore --model dag: every DAG of 1 to 1 node (1, up to isomorphism), surfaces from 0 paths, depth 3",
     );
     expect(lines[1]).toBe(
-      "  1 initial states, 16 states, 10 distinct, 15 transitions, depth reached 3",
+      "  1 initial state, 16 states, 10 distinct, 15 transitions, depth reached 3",
     );
     expect(lines[3]).toMatch(/^✓ nothing found/);
   });

@@ -96,4 +96,25 @@ describe("buildOperationsView", () => {
     expect(html).toContain("Too big; only the verdicts are shown.");
     expect(html).toContain("✗ oneOperationPerStrand</span> line 2 (event 1), op &quot;run-2&quot;");
   });
+
+  it("lists a verdicts-only view's broken rules in line order, as the findings are", () => {
+    const withRequest =
+      '{"kind":"intent","op":"run-1","key":"a","effect":"e-1","attempt":1,"at":1000,"request":{"provider":"p","model":"m","api":"chat"}}';
+    const { records, lines } = parseJournal(
+      [
+        ACCEPTED,
+        withRequest,
+        '{"kind":"settled","op":"run-1","effect":"e-1","outcome":"error","at":1100,"response":{"stop":"error","errorMessage":"Maximum Context Length is 8192 tokens"},"class":"error"}',
+        '{"kind":"intent","op":"run-2","key":"a","effect":"e-9","attempt":1,"at":1500}',
+      ].join("\n"),
+    );
+    const report = audit(records, { lines });
+    const html = renderHtmlReport([verdictsOnlyView({ file: "big.jsonl", report }, "Too big")], {
+      strict: false,
+    });
+    const classification = html.indexOf("✗ classification</span> line 3");
+    const lifecycle = html.indexOf("✗ lifecycle</span> line 4");
+    expect(classification).toBeGreaterThan(0);
+    expect(lifecycle).toBeGreaterThan(classification);
+  });
 });

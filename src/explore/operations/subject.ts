@@ -8,6 +8,8 @@
  * it, fresh effect ids). A record the model's rules refuse is no step. Time is symbolic: every record is committed at the clock, which only a
  * retry moves, to its notBefore.
  */
+
+import { plural } from "../../cli/format-units.js";
 import { audit } from "../../models/operations/audit.js";
 import { foldRecord } from "../../models/operations/fold.js";
 import { readRecord } from "../../models/operations/read-record.js";
@@ -124,7 +126,7 @@ export function operationsSubject(
 
 export function describeConfiguration(configuration: OperationsConfiguration): string {
   const { strands, ops, keys, attempts, leases, policy } = configuration;
-  return `${strands} strand${strands === 1 ? "" : "s"}, ${ops} op${ops === 1 ? "" : "s"} of ${keys} step${keys === 1 ? "" : "s"}, attempts up to ${attempts}, ${leases} lease${leases === 1 ? "" : "s"}, policy ${JSON.stringify(policy)}`;
+  return `${plural(strands, "strand")}, ${plural(ops, "op")} of ${plural(keys, "step")}, attempts up to ${attempts}, ${plural(leases, "lease")}, policy ${JSON.stringify(policy)}`;
 }
 
 interface Candidate {

@@ -11,6 +11,7 @@
  * host goes on ticking and records the machine's `reject` `terminal`.
  */
 
+import { plural } from "../../cli/format-units.js";
 import {
   createExecutive,
   type Decision,
@@ -138,7 +139,7 @@ function faultTargets(options: ExecutiveJournalOptions): Target[] {
     );
   if (total > options.events) {
     throw new FaultPlacementError(
-      `cannot inject ${total} faults into ${options.events} lines; generate more events`,
+      `cannot inject ${plural(total, "fault")} into ${plural(options.events, "line")}; generate more events`,
     );
   }
   return targets.sort((a, b) => a.index - b.index);
@@ -225,7 +226,7 @@ function* run(
           ? "accepted-after-terminal"
           : "wrong-fail-reason";
     throw new FaultPlacementError(
-      `cannot inject ${missing}: it found no place in ${options.events} lines; generate more events, or change --seed`,
+      `cannot inject ${missing}: it found no place in ${plural(options.events, "line")}; generate more events, or change --seed`,
     );
   }
 }

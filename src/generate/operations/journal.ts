@@ -12,6 +12,8 @@
  * running the journal, so a plan with faults is first run without writing: a plan the journal
  * cannot hold is refused before the first line.
  */
+
+import { plural } from "../../cli/format-units.js";
 import { FaultPlacementError } from "../faults.js";
 import { Random } from "../random.js";
 import {
@@ -108,7 +110,7 @@ function faultTargets(options: OperationsJournalOptions): Target[] {
   for (const count of counts.values()) total += count;
   if (total > options.events) {
     throw new FaultPlacementError(
-      `cannot inject ${total} ${total === 1 ? "fault" : "faults"} into ${options.events} ${options.events === 1 ? "record" : "records"}; generate more events`,
+      `cannot inject ${plural(total, "fault")} into ${plural(options.events, "record")}; generate more events`,
     );
   }
   const random = new Random(options.seed ^ 0x7a76e7);
@@ -138,7 +140,7 @@ function checkPlacement(options: OperationsJournalOptions, targets: readonly Tar
     const got = placed.get(kind) ?? 0;
     if (got < asked) {
       throw new FaultPlacementError(
-        `cannot inject ${asked} ${kind}: ${got === 0 ? "none" : `only ${got}`} found a place (${OPERATIONS_FAULT_PLACES[kind]}) in ${options.events} records; generate more events, or change --seed`,
+        `cannot inject ${asked} ${kind}: ${got === 0 ? "none" : `only ${got}`} found a place (${OPERATIONS_FAULT_PLACES[kind]}) in ${plural(options.events, "record")}; generate more events, or change --seed`,
       );
     }
   }
