@@ -121,7 +121,7 @@ export async function refineEffectRuntime(
       for (const move of movesFrom(node.world, configuration)) {
         const moves = [...node.moves, move];
         const events = [...node.events, runner.eventOf(move, node.world) as EnvEvent];
-        const driven = await runner.driveEvents(events);
+        const driven = await runner.driveEvents(events, node.world);
         if (driven.finding !== null) return done(await runner.shrunk(moves, driven.finding));
         const key = worldKey(driven.world);
         if (seen.has(key)) continue;
@@ -199,16 +199,29 @@ class ScheduleRunner {
     this.hint = Math.max(HINT_MS, configuration.policy.maxDelayMs + 1);
   }
 
-  /** Drives events from a reset, written at once: they were made for this very runtime. */
-  async driveEvents(events: readonly EnvEvent[]): Promise<Driven> {
+  /**
+   * Drives events from a reset, written at once: they were made for this very runtime. Given
+   * `reached`, the world the events but the last led to before, a runtime that answers them
+   * otherwise now is not deterministic: a driver failure.
+   */
+  async driveEvents(events: readonly EnvEvent[], reached?: World): Promise<Driven> {
     const answers = await this.driver.replayEvents(this.resetOf(), events);
     this.schedules += 1;
     this.events += events.length;
     let world = EMPTY_WORLD;
+    const last = events.length - 1;
+    const answeredOtherwise = () =>
+      this.driver.failure(
+        "answered the same events otherwise the second time: a runtime must be deterministic given the same events",
+      );
     for (const [i, event] of events.entries()) {
+      if (i === last && reached !== undefined && worldKey(world) !== worldKey(reached)) {
+        throw answeredOtherwise();
+      }
       const answer = answers[i] as EnvAnswer;
       const observed = observe(world, event, answer);
       if ("check" in observed) {
+        if (i < last && reached !== undefined) throw answeredOtherwise();
         return failed(events.slice(0, i + 1), world, observed, answer);
       }
       world = observed;
