@@ -230,7 +230,6 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
     output.stdout(explorationText(configuration, depth, result, counterexamples));
     if (sensitivity !== null) output.stdout(sensitivityText(sensitivity));
     if (mutants !== null) output.stdout(mutantsText(mutants, depth));
-    output.stdout(`${verdictLine(counterexamples, restartsDiffering, mutants, survivors)}\n`);
   }
   if (out !== null) {
     for (const [i, { rule, file }] of counterexamples.entries())
@@ -240,6 +239,9 @@ export function finishExploration(run: ExploreRun, explored: Explored): number {
     if (format === "text" && out.written.length > 0) {
       output.stdout(`Counterexamples written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
+  }
+  if (format === "text") {
+    output.stdout(`${verdictLine(counterexamples, restartsDiffering, mutants, survivors)}\n`);
   }
   return result.findings.length === 0 && restartsDiffering === 0 && survivors.length === 0
     ? ExitCode.conformant

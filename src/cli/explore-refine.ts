@@ -60,8 +60,7 @@ function finish(run: DriverRun, shown: Shown): number {
   if (format === "json") {
     output.stdout(`${JSON.stringify(shown.evidence, null, 2)}\n`);
   } else {
-    const lines = [shown.title, `  ${shown.counts}`, ...shown.details, shown.verdict];
-    output.stdout(`${lines.join("\n")}\n`);
+    output.stdout(`${[shown.title, `  ${shown.counts}`, ...shown.details].join("\n")}\n`);
   }
   if (out !== null) {
     for (const { name, bytes } of shown.files) out.write(name, bytes);
@@ -69,6 +68,7 @@ function finish(run: DriverRun, shown: Shown): number {
       output.stdout(`Counterexample written to ${out.folder}: ${out.written.join(", ")}\n`);
     }
   }
+  if (format === "text") output.stdout(`${shown.verdict}\n`);
   return shown.found ? ExitCode.notConformant : ExitCode.conformant;
 }
 

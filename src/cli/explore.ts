@@ -123,8 +123,9 @@ Options:
                     events (default ${EFFECT_RUNTIME_DEFAULTS.depth}), and checks in order: its journal strictly conformant,
                     the providers' ledger (commit before act, no step executed twice, settlements
                     and readbacks that tell the truth), and progress (docs/explore.md,
-                    "Refinement of an effect runtime"). Try "node examples/drivers/effect-driver.mjs"
-                    and its planted defects, "… --defect NAME"
+                    "Refinement of an effect runtime"). Try
+                    "node examples/drivers/effect-driver.mjs" and its planted defects,
+                    "… --defect NAME"
   --driver CMD      (executive) check a host of the machine: every observation explore makes and
                     a restart (snapshot, drop, restore), to --depth (default ${EXECUTIVE_HOST_DEPTH}); its decisions
                     must be the machine's. Try "node examples/drivers/executive-driver.mjs"
@@ -136,7 +137,9 @@ Options:
   --out DIR         write each counterexample as a journal file in DIR (made if missing; a
                     file already there is never written over): finding-N-RULE.jsonl,
                     mutant-NAME.jsonl — each one \`statefold audit\` reads — and, for a driver,
-                    divergence-actions.jsonl, the actions that show the divergence
+                    divergence-actions.jsonl, the actions that show the divergence; for an
+                    effect runtime, finding-1-WHAT.jsonl, its journal, and
+                    finding-1-WHAT-schedule.jsonl, the events that show the finding
   --format FORMAT   text (default) or json: the evidence — configuration, bound, counts,
                     findings with their shrunk journals, the fault matrix, the mutants
   -h, --help        show this help

@@ -192,7 +192,8 @@ export class Driver {
     }
   }
 
-  private failure(what: string): DriverError {
+  /** The driver's failure: what it did, and the end of what it said on stderr. */
+  failure(what: string): DriverError {
     const said =
       this.stderr.trim() === "" ? "" : `; its stderr ends: ${this.stderr.trim().slice(-300)}`;
     return new DriverError(`the driver \`${this.command}\` ${what}${said}`);

@@ -105,8 +105,8 @@ describe("statefold explore --model operations --driver", () => {
     );
   });
 
-  it("reports a driver that crashes, hangs, prints garbage or answers out of protocol as a driver failure", async () => {
-    // Each answers the reset, then fails at the first event.
+  it("reports a driver that crashes, hangs, prints garbage, answers out of protocol or otherwise each time as a driver failure", async () => {
+    // Each answers the reset, then fails at the first event (the last: at the second schedule).
     const node = (onEvent: string) =>
       `node -e ${JSON.stringify(
         `require('readline').createInterface({input: process.stdin}).on('line', (l) => { if (l.startsWith('{"reset"')) console.log('{"ok":true}'); else { ${onEvent} } })`,
@@ -117,6 +117,12 @@ describe("statefold explore --model operations --driver", () => {
       [node(""), "gave no answer within 2000 ms"],
       [node(`console.log('{"journal":[]}')`), 'not {"journal": [lines], "calls": '],
       [node(`console.log('{"journal":[],"calls":[{"id":1}],"wake":null}')`), 'not {"journal"'],
+      [
+        node(
+          "console.log(JSON.stringify({journal: [], calls: [{id: String(Math.random()), type: 'readback', op: 'o1', effect: 'e'}], wake: null}))",
+        ),
+        "a runtime must be deterministic given the same events",
+      ],
     ] as const) {
       const result = await run(
         "explore",
@@ -127,7 +133,7 @@ describe("statefold explore --model operations --driver", () => {
         "--driver-timeout",
         "2000",
         "--depth",
-        "1",
+        "2",
       );
       expect(result.code, command).toBe(2);
       expect(result.stderr, command).toContain(message);

@@ -42,9 +42,9 @@ describe("the honest effect runtime", () => {
 
   it("passes on a larger configuration: two strands, two steps per op", async () => {
     const larger = { ...DEFAULTS, strands: 2, keys: 2 };
-    const refinement = await refineEffectRuntime(larger, 4, started(RUNTIME));
+    const refinement = await refineEffectRuntime(larger, 3, started(RUNTIME));
     expect(refinement.finding).toBeNull();
-    expect(refinement.depthReached).toBe(4);
+    expect(refinement.depthReached).toBe(3);
   });
 
   it("gives counts worked out by hand on a tiny configuration, a refused submit deduplicated", async () => {
@@ -67,7 +67,7 @@ describe("the honest effect runtime", () => {
 
   it("gives the same evidence twice", async () => {
     const evidence = async () => {
-      const { seconds: _, ...rest } = await refineEffectRuntime(DEFAULTS, 3, started(RUNTIME));
+      const { seconds: _, ...rest } = await refineEffectRuntime(DEFAULTS, 2, started(RUNTIME));
       return rest;
     };
     expect(await evidence()).toEqual(await evidence());

@@ -91,6 +91,8 @@ interface Driven {
   readonly events: readonly EnvEvent[];
   readonly world: World;
   readonly finding: EffectFinding | null;
+  /** The runtime's journal as it wrote it, the failing answer's lines included. */
+  readonly journal: readonly unknown[];
   /** False when an event of the schedule had nothing to act on (a call no longer out). */
   readonly valid: boolean;
 }
@@ -119,7 +121,7 @@ export async function refineEffectRuntime(
       for (const move of movesFrom(node.world, configuration)) {
         const moves = [...node.moves, move];
         const events = [...node.events, runner.eventOf(move, node.world) as EnvEvent];
-        const driven = await runner.driveEvents(events);
+        const driven = await runner.driveEvents(events, node.world);
         if (driven.finding !== null) return done(await runner.shrunk(moves, driven.finding));
         const key = worldKey(driven.world);
         if (seen.has(key)) continue;
@@ -197,20 +199,34 @@ class ScheduleRunner {
     this.hint = Math.max(HINT_MS, configuration.policy.maxDelayMs + 1);
   }
 
-  /** Drives events from a reset, written at once: they were made for this very runtime. */
-  async driveEvents(events: readonly EnvEvent[]): Promise<Driven> {
+  /**
+   * Drives events from a reset, written at once: they were made for this very runtime. Given
+   * `reached`, the world the events but the last led to before, a runtime that answers them
+   * otherwise now is not deterministic: a driver failure.
+   */
+  async driveEvents(events: readonly EnvEvent[], reached?: World): Promise<Driven> {
     const answers = await this.driver.replayEvents(this.resetOf(), events);
     this.schedules += 1;
     this.events += events.length;
     let world = EMPTY_WORLD;
+    const last = events.length - 1;
+    const answeredOtherwise = () =>
+      this.driver.failure(
+        "answered the same events otherwise the second time: a runtime must be deterministic given the same events",
+      );
     for (const [i, event] of events.entries()) {
-      const observed = observe(world, event, answers[i] as EnvAnswer);
+      if (i === last && reached !== undefined && worldKey(world) !== worldKey(reached)) {
+        throw answeredOtherwise();
+      }
+      const answer = answers[i] as EnvAnswer;
+      const observed = observe(world, event, answer);
       if ("check" in observed) {
-        return { events: events.slice(0, i + 1), world, finding: observed, valid: true };
+        if (i < last && reached !== undefined) throw answeredOtherwise();
+        return failed(events.slice(0, i + 1), world, observed, answer);
       }
       world = observed;
     }
-    return { events, world, finding: null, valid: true };
+    return { events, world, finding: null, journal: world.journal, valid: true };
   }
 
   /** Drives moves from a reset, each made an event in the world the ones before it left. */
@@ -221,13 +237,15 @@ class ScheduleRunner {
     const events: EnvEvent[] = [];
     for (const move of moves) {
       const event = this.eventOf(move, world);
-      if (event === null) return { events, world, finding: null, valid: false };
-      const observed = await this.send(world, event);
+      if (event === null) {
+        return { events, world, finding: null, journal: world.journal, valid: false };
+      }
+      const { answer, observed } = await this.send(world, event);
       events.push(event);
-      if ("check" in observed) return { events, world, finding: observed, valid: true };
+      if ("check" in observed) return failed(events, world, observed, answer);
       world = observed;
     }
-    return { events, world, finding: null, valid: true };
+    return { events, world, finding: null, journal: world.journal, valid: true };
   }
 
   private resetOf() {
@@ -235,10 +253,10 @@ class ScheduleRunner {
     return { strands: Array.from({ length: strands }, (_, i) => `s${i + 1}`), policy };
   }
 
-  private async send(world: World, event: EnvEvent): Promise<World | EffectFinding> {
+  private async send(world: World, event: EnvEvent) {
     this.events += 1;
-    const answer: EnvAnswer = await this.driver.env(event);
-    return observe(world, event, answer);
+    const answer = await this.driver.env(event);
+    return { answer, observed: observe(world, event, answer) };
   }
 
   /**
@@ -270,7 +288,7 @@ class ScheduleRunner {
             : `${events} benign events did not finish it`;
         return { moves, finding: noProgress(unfinished, why, this.configuration.progressBound) };
       }
-      const observed = await this.send(world, this.eventOf(move, world) as EnvEvent);
+      const { observed } = await this.send(world, this.eventOf(move, world) as EnvEvent);
       all.push(move);
       if ("check" in observed) return { moves: all, finding: observed };
       world = observed;
@@ -279,37 +297,18 @@ class ScheduleRunner {
 
   /** The failure shrunk: events removed while the same check still fails the same way. */
   async shrunk(moves: readonly Move[], finding: EffectFinding): Promise<ShownFinding> {
-    const failureOf = async (candidate: readonly Move[]) => {
+    const failureOf = async (candidate: readonly Move[]): Promise<Driven | null> => {
       const driven = await this.drive(candidate);
       if (!driven.valid) return null;
-      if (driven.finding !== null) return driven.finding;
-      if (finding.check !== "progress") return null;
-      return (await this.progress(driven.world, candidate)).finding;
+      if (driven.finding !== null || finding.check !== "progress") return driven;
+      return { ...driven, finding: (await this.progress(driven.world, candidate)).finding };
     };
     const fewest = await shrink(
       moves,
-      async (candidate) => (await failureOf(candidate))?.what === finding.what,
+      async (candidate) => (await failureOf(candidate))?.finding?.what === finding.what,
     );
-    const driven = await this.drive(fewest);
-    const shown = (await failureOf(fewest)) ?? finding;
-    const journal = driven.finding === null ? driven.world.journal : await this.journalOf(fewest);
-    return { ...shown, schedule: driven.events, journal };
-  }
-
-  /** The runtime's journal up to and with the failing answer, as it wrote it. */
-  private async journalOf(moves: readonly Move[]): Promise<unknown[]> {
-    await this.driver.reset(this.resetOf());
-    let world = EMPTY_WORLD;
-    const lines: unknown[] = [];
-    for (const move of moves) {
-      const event = this.eventOf(move, world) as EnvEvent;
-      const answer = await this.driver.env(event);
-      lines.push(...answer.journal.map(parsedOrText));
-      const observed = observe(world, event, answer);
-      if ("check" in observed) break;
-      world = observed;
-    }
-    return lines;
+    const shown = (await failureOf(fewest)) as Driven;
+    return { ...(shown.finding ?? finding), schedule: shown.events, journal: shown.journal };
   }
 
   /** The event a move is in this world, or null when what it acts on is not there. */
@@ -346,6 +345,17 @@ class ScheduleRunner {
       }
     }
   }
+}
+
+/** A schedule that failed at its last event: the journal with that answer's lines. */
+function failed(
+  events: readonly EnvEvent[],
+  world: World,
+  finding: EffectFinding,
+  answer: EnvAnswer,
+): Driven {
+  const journal = [...world.journal, ...answer.journal.map(parsedOrText)];
+  return { events, world, finding, journal, valid: true };
 }
 
 /** The outstanding call that is `call`: the same id, or else the same request. */

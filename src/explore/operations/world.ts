@@ -193,8 +193,8 @@ class Ledger {
         ? { calls, executed: event.crash.executed }
         : "takeover" in event
           ? {
-              calls: calls.filter((c) => this.strandOf(c) === event.takeover.strand),
-              ...event.takeover,
+              calls: calls.filter((call) => this.strandOf(call) === event.takeover.strand),
+              executed: event.takeover.executed,
             }
           : null;
     for (const call of cut?.calls ?? []) {
