@@ -267,9 +267,7 @@ function verdictLine(
     );
   }
   if (restartsDiffering > 0) {
-    found.push(
-      `${count(restartsDiffering)} restart${restartsDiffering === 1 ? "" : "s"} that changed the report`,
-    );
+    found.push(`${plural(restartsDiffering, "restart")} that changed the report`);
   }
   if (survivors.length > 0) {
     const names = survivors.map(({ name }) => name).join(", ");

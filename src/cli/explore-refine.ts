@@ -10,7 +10,8 @@ import type { ExecutiveRefinement } from "../explore/executive/refine.js";
 import type { EffectRefinement } from "../explore/operations/refine.js";
 import { operationsJournalBytes } from "../explore/operations/subject.js";
 import { type CliOutput, ExitCode } from "./command.js";
-import { type CounterexampleFolder, count, slug } from "./explore-output.js";
+import { type CounterexampleFolder, slug } from "./explore-output.js";
+import { formatCount } from "./format-units.js";
 
 /** The driver to start, and how long it may take to answer one request. */
 export interface DriverCommand {
@@ -112,7 +113,7 @@ export async function refineDagRuntime(
   const { sequences, actionsDriven, divergence } = refinement;
   return finish(run, {
     title: `statefold explore --driver ${driver.command}: depth ${depth}`,
-    counts: `${count(sequences)} action sequences, ${count(actionsDriven)} actions driven`,
+    counts: `${formatCount(sequences)} action sequences, ${formatCount(actionsDriven)} actions driven`,
     details: divergence === null ? [] : divergenceDetails(divergence),
     verdict:
       divergence === null
@@ -139,7 +140,7 @@ export async function refineExecutiveHost(
   const { sequences, actionsDriven, distinctStates, seconds, divergence } = refinement;
   return finish(run, {
     title: `statefold explore --model executive --driver ${driver.command}: ${configuration.text}, depth ${depth}`,
-    counts: `${count(sequences)} action sequences (every observation and a restart from ${count(distinctStates)} distinct states), ${count(actionsDriven)} actions driven (${seconds.toFixed(1)} s)`,
+    counts: `${formatCount(sequences)} action sequences (every observation and a restart from ${formatCount(distinctStates)} distinct states), ${formatCount(actionsDriven)} actions driven (${seconds.toFixed(1)} s)`,
     details: divergence === null ? [] : divergenceDetails(divergence),
     verdict:
       divergence === null
@@ -172,7 +173,7 @@ export async function refineOperationsRuntime(
   const name = finding === null ? "" : `finding-1-${slug(finding.what)}`;
   return finish(run, {
     title: `statefold explore --model operations --driver ${driver.command}: ${configuration.text}, depth ${bound.depth}, up to ${bound.faults} fault${bound.faults === 1 ? "" : "s"}, progress bound ${bound.progressBound}`,
-    counts: `${count(schedules)} schedules, ${count(environmentEvents)} environment events driven, ${count(distinctStates)} distinct states, depth reached ${depthReached} (${seconds.toFixed(1)} s)`,
+    counts: `${formatCount(schedules)} schedules, ${formatCount(environmentEvents)} environment events driven, ${formatCount(distinctStates)} distinct states, depth reached ${depthReached} (${seconds.toFixed(1)} s)`,
     details:
       finding === null
         ? []

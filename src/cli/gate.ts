@@ -13,7 +13,6 @@ import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import type { TornTail } from "../models/journal-source.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
-import { plural } from "../report/wording.js";
 import {
   type CliOutput,
   type Command,

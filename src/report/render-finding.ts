@@ -4,7 +4,7 @@
  * state before and after it with what changed marked. Pure.
  */
 
-import { formatCount, nounFor } from "../cli/format-units.js";
+import { formatCount, nounFor, plural } from "../cli/format-units.js";
 import type { Deposit } from "../models/dag/state.js";
 import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import type {
@@ -21,7 +21,6 @@ import type {
 import {
   illegalMeaning,
   integrityConsequence,
-  plural,
   TORN_TAIL_MEANING,
   WHY_BROKEN,
   WHY_ILLEGAL,
