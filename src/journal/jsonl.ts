@@ -28,7 +28,12 @@ import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../mode
 import { sameBytes } from "./bytes.js";
 import { dagFromJson } from "./dag-file.js";
 import type { Journal, JournalHeader } from "./journal.js";
-import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
+import {
+  describeJsonPath,
+  describeJsonValue,
+  type JsonOrigin,
+  jsonValueError,
+} from "./json-value-error.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -205,10 +210,22 @@ function readExecutiveRun(header: Record<string, unknown>, origin: JsonOrigin): 
   if (read.ok) return { spec: read.spec, budget: read.budget };
   const { reason, path } = read.rejection;
   const at = path[0] === "budget" ? path : ["spec", ...path];
+  // Named from the header down (docs/models/executive.md, "The journal and its audit"):
+  // `header.budget.steps`, `header.spec.plan.steps` for a cycle.
   throw jsonValueError(
     origin,
     at,
-    `expected a spec and budget the executive accepts: ${reason}`,
-    "header",
+    `expected a spec and budget the executive accepts, found ${describeJsonValue(valueAt(header, at))} (${reason})`,
+    `header.${describeJsonPath(at)}`,
   );
+}
+
+/** The value at `path` under `value`; undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let at = value;
+  for (const step of path) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, step)) return undefined;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return at;
 }

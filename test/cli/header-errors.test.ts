@@ -1,0 +1,41 @@
+/**
+ * What a journal whose header is missing, misplaced or wrong is told (docs/journals.md, "The
+ * header" and "Journals without a header"), on both engines: the same words, naming the line,
+ * the column and what was found.
+ */
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { expectCleanFailure, statefoldInProcess, tempFile } from "./cli-process.js";
+
+const ENGINES = ["wasm", "reference"] as const;
+const EXECUTIVE = readFileSync("examples/executive/conformant.jsonl", "utf8");
+const [EXECUTIVE_HEADER = "", ...EXECUTIVE_LINES] = EXECUTIVE.split("\n");
+
+/** The executive example with its header line replaced by `header`. */
+function executiveWithHeader(header: string): string {
+  return [header, ...EXECUTIVE_LINES].join("\n");
+}
+
+async function audit(engine: string, content: string | Uint8Array, ...flags: string[]) {
+  const file = tempFile("j.jsonl", content);
+  return { file, run: await statefoldInProcess(["audit", file, "--engine", engine, ...flags]) };
+}
+
+describe.each(ENGINES)("header errors (%s)", (engine) => {
+  it("an executive header's refusal names the field from the header down, and what it holds", async () => {
+    const budget = executiveWithHeader(EXECUTIVE_HEADER.replace('"steps":40,', '"steps":-1,'));
+    const bad = await audit(engine, budget);
+    expectCleanFailure(bad.run);
+    expect(bad.run.stderr).toBe(
+      `statefold: ${bad.file}:1:435: header.budget.steps: expected a spec and budget the executive accepts, found -1 (invalid-budget)\n`,
+    );
+    const cycle = executiveWithHeader(
+      EXECUTIVE_HEADER.replace('"id":"outline","deps":[]', '"id":"outline","deps":["draft"]'),
+    );
+    const cyclic = await audit(engine, cycle);
+    expectCleanFailure(cyclic.run);
+    expect(cyclic.run.stderr).toMatch(
+      /^statefold: .*j\.jsonl:1:\d+: header\.spec\.plan\.steps: expected a spec and budget the executive accepts, found an array of 3 items \(cycle\)\n$/,
+    );
+  });
+});
