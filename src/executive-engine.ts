@@ -24,7 +24,7 @@ export const referenceExecutiveEngine: ExecutiveEngine = {
   name: "reference",
   async auditBytes(bytes, options = {}) {
     const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    const journal = readJsonlJournal(await collectBytes(bytes), file, "executive");
     chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
     const { events, lines, tornTail } = journal;
     return auditExecutive(executiveRunOf(journal.header, file), events, { lines, tornTail });

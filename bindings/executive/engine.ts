@@ -219,7 +219,7 @@ class Session
     ).slice();
     const file = this.file;
     const run = kernelPackedSpec(packed, () => {
-      const { spec, budget } = executiveRunOf(readJsonlHeader(line, file), file);
+      const { spec, budget } = executiveRunOf(readJsonlHeader(line, file, "executive"), file);
       return [spec, budget];
     });
     this.journals.loaded = run;
@@ -227,7 +227,7 @@ class Session
   }
 
   private readHeader(line: Uint8Array): PackedSpec {
-    const header = readJsonlHeader(line, this.file);
+    const header = readJsonlHeader(line, this.file, "executive");
     if (header !== null) {
       chooseModel(this.file, header.model, "executive", "the executive engine");
     }

@@ -62,7 +62,7 @@ export function readAnyJournalFile(
   path: string,
   options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
 ): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
-  const journal = readJournal(path);
+  const journal = readJournal(path, options.model);
   const headerModel = isLispExprJournal(path) ? "dag" : (journal.header?.model ?? null);
   const model = chooseModel(path, headerModel, options.model);
   if (model === "dag") return { model, ...dagJournalFile(path, journal, options) };
@@ -144,9 +144,11 @@ export function readDagOf(path: string): Dag {
   return header.dag as Dag;
 }
 
-function readJournal(path: string): Journal {
+/** `model`: the model given for the journal, which a header naming none is read as. */
+function readJournal(path: string, model?: ModelName): Journal {
   const bytes = readFileBytes(path);
-  return isLispExprJournal(path) ? readLispExprJournal(bytes, path) : readJsonlJournal(bytes, path);
+  if (isLispExprJournal(path)) return readLispExprJournal(bytes, path);
+  return readJsonlJournal(bytes, path, model);
 }
 
 export function isLispExprJournal(path: string): boolean {

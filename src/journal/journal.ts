@@ -5,8 +5,11 @@ import type { ModelName } from "../models/registry.js";
 
 /** What a journal's header line says (docs/journals.md, "The header"). */
 export interface JournalHeader {
-  /** The model it names; `dag` when it names none. */
-  readonly model: ModelName;
+  /**
+   * The model it names; null when it names none, and its fields are then read as the model
+   * chosen for the journal (`--model`, the API), `dag` when nothing chose one.
+   */
+  readonly model: ModelName | null;
   /** A `dag` journal's DAG; null for every other model. */
   readonly dag: Dag | null;
   /** An `executive` journal's spec and budget, checked; null for every other model. */

@@ -12,9 +12,10 @@
  *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
  * 4. Header. The first non-blank line, if it parses to an object with an own `statefold`
  *    property, is the header and not an event. It must read `{"statefold":"journal",
- *    "version":1}` with an optional `"model"` (`dag` when absent) and that model's fields — a
- *    `dag` journal's `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is
- *    rejected with a `JournalError` at that line. No later line is ever a header.
+ *    "version":1}` with an optional `"model"` and that model's fields — a `dag` journal's
+ *    `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is rejected with a
+ *    `JournalError` at that line. A header naming no model is read as the model chosen for the
+ *    journal (`--model`, the API), `dag` when none was. No later line is ever a header.
  * 5. Torn tail. An unterminated final line that is not blank and does not parse is a crash
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
@@ -56,7 +57,15 @@ interface RawLine {
 
 type ParsedLine = { readonly value: unknown; readonly text: string } | UnparseableLine;
 
-export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
+/**
+ * `model`: the model chosen for the journal (`--model`, the API, an engine of one model): a
+ * header that names none is read as that model's.
+ */
+export function readJsonlJournal(
+  bytes: Uint8Array,
+  file: string,
+  model: ModelName = DEFAULT_MODEL,
+): Journal {
   const events: unknown[] = [];
   const lines: number[] = [];
   let header: JournalHeader | null = null;
@@ -66,7 +75,7 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
     if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
-      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number });
+      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number }, model);
     } else if (parsed instanceof UnparseableLine && !line.terminated) {
       tornTail = { line: line.number, offset: line.offset };
     } else {
@@ -82,8 +91,12 @@ export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
  * The journal's header (rule 4), reading no line past the first non-blank one; null when that
  * line is no header. Header errors are `readJsonlJournal`'s.
  */
-export function readJsonlHeader(bytes: Uint8Array, file: string): JournalHeader | null {
-  return readFirstLineAsHeader(bytes, file, readHeader);
+export function readJsonlHeader(
+  bytes: Uint8Array,
+  file: string,
+  model: ModelName = DEFAULT_MODEL,
+): JournalHeader | null {
+  return readFirstLineAsHeader(bytes, file, (header, origin) => readHeader(header, origin, model));
 }
 
 function* splitLines(bytes: Uint8Array): Generator<RawLine> {
@@ -150,8 +163,9 @@ function isHeader(value: unknown): value is Record<string, unknown> {
 
 /**
  * The model a journal's header names (rule 4), reading no line past the first non-blank one and
- * leaving the model's own fields unread; null when that line is no header. What routes a journal
- * to its model's engine, which then reads the header whole.
+ * leaving the model's own fields unread; null when that line is no header or names no model
+ * (the choice is then `--model`'s or the API's). What routes a journal to its model's engine,
+ * which then reads the header whole.
  */
 export function readJsonlHeaderModel(bytes: Uint8Array, file: string): ModelName | null {
   return readFirstLineAsHeader(bytes, file, headerModel);
@@ -172,7 +186,8 @@ function readFirstLineAsHeader<T>(
   return null;
 }
 
-function headerModel(header: Record<string, unknown>, origin: JsonOrigin): ModelName {
+/** The model the header names; null when it names none. */
+function headerModel(header: Record<string, unknown>, origin: JsonOrigin): ModelName | null {
   const refuse = (field: string, expected: string): never => {
     const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
     const at = Object.hasOwn(header, field) ? [field] : [];
@@ -180,23 +195,29 @@ function headerModel(header: Record<string, unknown>, origin: JsonOrigin): Model
   };
   if (header.statefold !== "journal") refuse("statefold", '"journal"');
   if (header.version !== JOURNAL_VERSION) refuse("version", String(JOURNAL_VERSION));
-  const model = Object.hasOwn(header, "model") ? header.model : DEFAULT_MODEL;
-  if (!isModelName(model)) {
+  if (!Object.hasOwn(header, "model")) return null;
+  if (!isModelName(header.model)) {
     refuse("model", `one of ${MODEL_NAMES.map((name) => JSON.stringify(name)).join(", ")}`);
   }
-  return model as ModelName;
+  return header.model as ModelName;
 }
 
-function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
-  const model = headerModel(header, origin);
+/** The header, its own fields read as `chosen`'s when it names no model. */
+function readHeader(
+  header: Record<string, unknown>,
+  origin: JsonOrigin,
+  chosen: ModelName,
+): JournalHeader {
+  const named = headerModel(header, origin);
+  const model = named ?? chosen;
   if (model === "executive")
-    return { model, dag: null, executive: readExecutiveRun(header, origin) };
-  if (model !== "dag") return { model, dag: null, executive: null };
+    return { model: named, dag: null, executive: readExecutiveRun(header, origin) };
+  if (model !== "dag") return { model: named, dag: null, executive: null };
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");
   }
-  return { model, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
+  return { model: named, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
 }
 
 /** An executive journal's spec and budget: required, and accepted as `initialState` accepts them. */

@@ -38,4 +38,16 @@ describe.each(ENGINES)("header errors (%s)", (engine) => {
       /^statefold: .*j\.jsonl:1:\d+: header\.spec\.plan\.steps: expected a spec and budget the executive accepts, found an array of 3 items \(cycle\)\n$/,
     );
   });
+
+  it("a header that names no model leaves the model to --model: an executive run audits as one", async () => {
+    const unnamed = executiveWithHeader(EXECUTIVE_HEADER.replace('"model":"executive",', ""));
+    const asExecutive = await audit(engine, unnamed, "--model", "executive");
+    expect(asExecutive.run).toMatchObject({ code: 0, stderr: "" });
+    expect(asExecutive.run.stdout).toContain("strictly conformant (9 events)");
+    const asDag = await audit(engine, unnamed);
+    expectCleanFailure(asDag.run);
+    expect(asDag.run.stderr).toBe(
+      `statefold: ${asDag.file}:1:1: header: expected a field "dag" {"nodes": [...]}, found none\n`,
+    );
+  });
 });

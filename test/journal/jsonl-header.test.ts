@@ -20,7 +20,7 @@ describe("readJsonlHeader", () => {
       readJsonlJournal(bytesOf(text), "j.jsonl").header,
     );
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.dag?.nodes).toEqual([{ id: "A", deps: [] }]);
-    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBe("dag");
+    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBeNull();
   });
 
   it("is null when the first non-blank line is an event, unparseable, or absent", () => {
