@@ -97,8 +97,8 @@ function scanHeader(): bool {
   const stack = reserve((headerLength >> 3) + 1);
   if (stack == 0) return false;
   useContainerStack(stack);
-  // The host gives the bytes up to the first non-blank line's line feed: blank lines (spaces,
-  // tabs, carriage returns), then the line. Blanks before it are JSON whitespace, as its own are.
+  // The host gives line 1 and its line end (only line 1 can be the header). A blank line 1 is
+  // all JSON whitespace, and answers ASK_HOST: the host's reader says it is no header.
   let start = headerInput;
   let end = headerInput + headerLength;
   if (end > start && load<u8>(end - 1) == CharCode.LF) end--;

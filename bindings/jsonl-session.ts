@@ -2,7 +2,7 @@
  * One JSONL journal streamed through the kernel: `auditBytes` is a session fed to its end, and
  * the boot gate's incremental audits are sessions that snapshot and resume.
  *
- * Bytes are held back until the first non-blank line is complete, so the reference reader can
+ * Bytes are held back until line 1 is complete, so the reference reader can
  * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
@@ -57,7 +57,7 @@ export interface AuditorOptions extends AuditBytesOptions, SnapshotOptions {}
 export class JsonlSession implements JournalAuditor {
   private readonly file: string;
   private readonly generation: number;
-  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  /** The first chunks, until line 1 is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private dag: Dag | KernelHeaderDag | null = null;
   /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
@@ -200,7 +200,7 @@ export class JsonlSession implements JournalAuditor {
     }
     // The header line is read: the kernel starts on the line after it, and never holds it.
     this.host.check(kernel.beginJsonl(0), this.file);
-    kernel.resumeJsonlAt(firstLine.length, held.lineFeeds + 1, 0);
+    kernel.resumeJsonlAt(firstLine.length, 2, 0);
     this.prefix?.advance(firstLine, firstLine.length);
     let skip = firstLine.length;
     for (const chunk of held.chunks) {

@@ -10,8 +10,8 @@
  *    the line invalid JSON, as `JSON.parse` says), then parsed with `JSON.parse`. Invalid UTF-8
  *    gives `UnparseableLine("invalid-utf8")`, invalid JSON `UnparseableLine("invalid-json")`;
  *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
- * 4. Header. The first non-blank line, if it parses to an object with an own `statefold`
- *    property, is the header and not an event. It must read `{"statefold":"journal",
+ * 4. Header. Line 1, if it parses to an object with an own `statefold` property, is the
+ *    header and not an event (a blank line 1 is no header: the journal has none). It must read `{"statefold":"journal",
  *    "version":1}` with an optional `"model"` and that model's fields — a `dag` journal's
  *    `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is rejected with a
  *    `JournalError` at that line. A header naming no model is read as the model chosen for the
@@ -70,11 +70,10 @@ export function readJsonlJournal(
   const lines: number[] = [];
   let header: JournalHeader | null = null;
   let tornTail: TornTail | null = null;
-  let headerPossible = true;
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
-    if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
+    if (line.number === 1 && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
       header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number }, model);
     } else if (parsed instanceof UnparseableLine && !line.terminated) {
       tornTail = { line: line.number, offset: line.offset };
@@ -82,14 +81,13 @@ export function readJsonlJournal(
       events.push(parsed instanceof UnparseableLine ? parsed : parsed.value);
       lines.push(line.number);
     }
-    headerPossible = false;
   }
   return { header, dag: header?.dag ?? null, events, lines, tornTail };
 }
 
 /**
- * The journal's header (rule 4), reading no line past the first non-blank one; null when that
- * line is no header. Header errors are `readJsonlJournal`'s.
+ * The journal's header (rule 4), reading no line past line 1; null when line 1 is no header.
+ * Header errors are `readJsonlJournal`'s.
  */
 export function readJsonlHeader(
   bytes: Uint8Array,
@@ -162,8 +160,8 @@ function isHeader(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The model a journal's header names (rule 4), reading no line past the first non-blank one and
- * leaving the model's own fields unread; null when that line is no header or names no model
+ * The model a journal's header names (rule 4), reading no line past line 1 and leaving the
+ * model's own fields unread; null when that line is no header or names no model
  * (the choice is then `--model`'s or the API's). What routes a journal to its model's engine,
  * which then reads the header whole.
  */
@@ -171,19 +169,23 @@ export function readJsonlHeaderModel(bytes: Uint8Array, file: string): ModelName
   return readFirstLineAsHeader(bytes, file, headerModel);
 }
 
-/** `read` of the first non-blank line when it is a header; null when it is none. */
+/** `read` of line 1 when it is a header; null when it is none. */
 function readFirstLineAsHeader<T>(
   bytes: Uint8Array,
   file: string,
   read: (header: Record<string, unknown>, origin: JsonOrigin) => T,
 ): T | null {
-  for (const line of splitLines(bytes)) {
-    if (isBlankLine(line.bytes)) continue;
-    const parsed = parseFirstLine(line.bytes);
-    if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
-    return read(parsed.value, { file, text: parsed.text, firstLine: line.number });
-  }
-  return null;
+  const line = firstLineOf(bytes);
+  if (isBlankLine(line)) return null;
+  const parsed = parseFirstLine(line);
+  if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
+  return read(parsed.value, { file, text: parsed.text, firstLine: 1 });
+}
+
+/** Line 1 of `bytes`, without its line end. */
+function firstLineOf(bytes: Uint8Array): Uint8Array {
+  const { value } = splitLines(bytes).next();
+  return value === undefined ? bytes.subarray(0, 0) : value.bytes;
 }
 
 /** The model the header names; null when it names none. */

@@ -100,12 +100,12 @@ describe("bad input", () => {
 
   it("a header that is not a DAG: the header's line and column, exit 2", async () => {
     const file = journal(
-      `\n${JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: "A,B" } })}\n`,
+      `${JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: "A,B" } })}\n`,
     );
     const run = await statefold(["audit", file]);
     expectCleanFailure(run);
     expect(run.stderr).toBe(
-      `statefold: ${file}:2:51: dag.nodes: expected "nodes" to be an array of {"id", "deps"}, found "A,B"\n`,
+      `statefold: ${file}:1:51: dag.nodes: expected "nodes" to be an array of {"id", "deps"}, found "A,B"\n`,
     );
   });
 

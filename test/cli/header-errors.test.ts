@@ -50,4 +50,11 @@ describe.each(ENGINES)("header errors (%s)", (engine) => {
       `statefold: ${asDag.file}:1:1: header: expected a field "dag" {"nodes": [...]}, found none\n`,
     );
   });
+
+  it("reads only line 1 as the header: after a blank line 1, an operations header is a malformed record", async () => {
+    const operations = readFileSync("examples/operations/cancellation.jsonl", "utf8");
+    const { run } = await audit(engine, `\n${operations}`, "--model", "operations");
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/line 2 .*malformed-event/);
+  });
 });

@@ -98,7 +98,7 @@ const KERNEL_READ: Record<string, string> = {
   "whitespace everywhere": ` \t{ "statefold" :\t"journal" , "version": 1 ,\r"dag": { "nodes" : [ { "id" : "A" , "deps" : [ ] } , {"id":"B","deps":[ "A" ]} ] } } \r`,
   "members the reader ignores, at every level":
     '{"statefold":"journal","created":{"at":[1,2.5e3,true,null,"x\\"y"]},"version":1,"dag":{"name":"w","nodes":[{"id":"A","label":"a \\u00e9","deps":[],"x":[[{}]]}],"nodes2":[]}}',
-  "blank lines before it": `\n  \r\n\t\n${PLAIN}`,
+  "blanks before it on its line": ` \t\r${PLAIN}`,
   "a CRLF line end": `${PLAIN}\r`,
   "non-ASCII ids":
     '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"日本","deps":[]},{"id":"😀","deps":["日本"]}]}}',

@@ -128,7 +128,7 @@ const KERNEL_READ: Record<string, string> = {
   "the same ids in different plans": headerOf(
     '{"task":"t","plan":{"steps":[{"id":"a","deps":[],"plan":{"steps":[{"id":"a","deps":[],"effect":"tool"}]}},{"id":"b","deps":["a"],"plan":{"steps":[{"id":"a","deps":[],"effect":"tool"}]}}]}}',
   ),
-  "blank lines before it": `\n \r\n\t\n${PLAIN}`,
+  "blanks before it on its line": ` \t\r${PLAIN}`,
   "a CRLF line end": `${PLAIN}\r`,
 };
 
