@@ -12,6 +12,7 @@ import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../src/engine.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
+import { missingHeader } from "../src/journal/missing-header.js";
 import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
@@ -164,7 +165,7 @@ export class JsonlSession implements JournalAuditor {
         "refusing the snapshot: it audits against the journal header's DAG, but the journal starts with no header",
       );
     }
-    return this.chosenDag(headerDag);
+    return this.chosenDag(headerDag, held.firstLine());
   }
 
   /** Lays the snapshot's state into the kernel: the journal goes on after its prefix. */
@@ -176,20 +177,23 @@ export class JsonlSession implements JournalAuditor {
 
   /**
    * The DAG to audit against, given the header's: the one given beside it, when they agree. Notes
-   * whether it is the header's.
+   * whether it is the header's. `firstLine` tells why there is no header, when there is none.
    */
-  private chosenDag(headerDag: Dag | KernelHeaderDag | null): Dag | KernelHeaderDag {
+  private chosenDag(
+    headerDag: Dag | KernelHeaderDag | null,
+    firstLine: Uint8Array,
+  ): Dag | KernelHeaderDag {
     this.dagFromHeader = headerDag !== null && this.given === null;
     if (headerDag instanceof KernelHeaderDag && this.given === null) return headerDag;
-    const header = headerDag === null ? null : referenceDag(headerDag);
-    return chooseDag(this.file, header, this.given);
+    if (headerDag === null) return chooseDag(this.file, null, this.given, missingHeader(firstLine));
+    return chooseDag(this.file, referenceDag(headerDag), this.given);
   }
 
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
   private start(held: FirstLineHold): void {
     const firstLine = held.firstLine();
     const headerDag = this.host.headerDag(firstLine, this.file);
-    this.dag = this.chosenDag(headerDag);
+    this.dag = this.chosenDag(headerDag, firstLine);
     this.host.useDag(this.dag, this.file);
     const { kernel } = this.host;
     this.held = null;

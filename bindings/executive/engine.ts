@@ -17,6 +17,7 @@ import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import { missingHeader } from "../../src/journal/missing-header.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
@@ -231,7 +232,8 @@ class Session
     if (header !== null) {
       chooseModel(this.file, header.model, "executive", "the executive engine");
     }
-    const { spec, budget } = executiveRunOf(header, this.file);
+    const missing = header === null ? missingHeader(line) : null;
+    const { spec, budget } = executiveRunOf(header, this.file, missing);
     return packSpec(spec, budget);
   }
 }

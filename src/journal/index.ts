@@ -78,7 +78,7 @@ function dagJournalFile(path: string, journal: Journal, options: ReadJournalOpti
     options.dagPath === undefined
       ? null
       : { dag: readDagFile(options.dagPath), name: options.dagPath };
-  const dag = chooseDag(path, journal.dag, given, isLispExprJournal(path));
+  const dag = chooseDag(path, journal.dag, given, journal.missingHeader);
   const { events, lines, tornTail } = journal;
   return { file: path, dag, events, lines, tornTail };
 }

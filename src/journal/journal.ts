@@ -2,6 +2,7 @@ import type { Dag } from "../models/dag/dag.js";
 import type { ExecutiveRun } from "../models/executive/audit.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
+import type { MissingHeader } from "./missing-header.js";
 
 /** What a journal's header line says (docs/journals.md, "The header"). */
 export interface JournalHeader {
@@ -27,4 +28,6 @@ export interface Journal {
   /** `events[i]` came from the 1-based line `lines[i]`. */
   readonly lines: number[];
   readonly tornTail: TornTail | null;
+  /** Why the journal has no header (what line 1 is instead); null when it has one. */
+  readonly missingHeader: MissingHeader | null;
 }

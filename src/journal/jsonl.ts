@@ -35,6 +35,7 @@ import {
   type JsonOrigin,
   jsonValueError,
 } from "./json-value-error.js";
+import { missingHeader } from "./missing-header.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -82,7 +83,8 @@ export function readJsonlJournal(
       lines.push(line.number);
     }
   }
-  return { header, dag: header?.dag ?? null, events, lines, tornTail };
+  const missing = header === null ? missingHeader(bytes) : null;
+  return { header, dag: header?.dag ?? null, events, lines, tornTail, missingHeader: missing };
 }
 
 /**

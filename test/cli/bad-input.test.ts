@@ -51,7 +51,7 @@ describe("bad input", () => {
     const run = await statefold(["audit", empty]);
     expectCleanFailure(run);
     expect(run.stderr).toBe(
-      `statefold: ${empty}: no DAG: add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE\n`,
+      `statefold: ${empty}: no DAG: the journal is empty: add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE\n`,
     );
     const { code, report } = await auditReport(empty, "--dag", DAG);
     expect(code).toBe(0);

@@ -57,4 +57,49 @@ describe.each(ENGINES)("header errors (%s)", (engine) => {
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(/line 2 .*malformed-event/);
   });
+
+  it("a line 1 that is not JSON is named as such, with its column and what was found, never asked for", async () => {
+    const operations = readFileSync("examples/operations/cancellation.jsonl", "utf8");
+    const typo = operations.replace('"model":"operations"}', '"model":"operations"');
+    const notJson = await audit(engine, typo);
+    expectCleanFailure(notJson.run);
+    expect(notJson.run.stderr).toBe(
+      `statefold: ${notJson.file}:1:56: no DAG: line 1 is not JSON (expected ',' or '}', found the end of the text), so it is no header: correct it if it is the header, or pass --dag FILE\n`,
+    );
+    const executive = await audit(engine, EXECUTIVE.replace("}}\n", "}\n"), "--model", "executive");
+    expectCleanFailure(executive.run);
+    expect(executive.run.stderr).toMatch(
+      /j\.jsonl:1:\d+: expected a header with the run's "spec" and "budget": line 1 is not JSON \(expected ',' or '}', found the end of the text\), so it is no header: an executive journal means nothing without them\n$/,
+    );
+    const garbage = await audit(engine, new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x0a, 0x7b, 0x7d]));
+    expectCleanFailure(garbage.run);
+    expect(garbage.run.stderr).toBe(
+      `statefold: ${garbage.file}:1:3: no DAG: line 1 is not UTF-8 text, so it is no header: correct it if it is the header, or pass --dag FILE\n`,
+    );
+  });
+
+  it("a headerless journal of another model's records is asked whether that model was meant", async () => {
+    for (const [model, example] of [
+      ["operations", "examples/operations/cancellation.jsonl"],
+      ["executive", "examples/executive/conformant.jsonl"],
+    ]) {
+      const records = readFileSync(example as string, "utf8")
+        .split("\n")
+        .slice(1)
+        .join("\n");
+      const { file, run } = await audit(engine, records);
+      expectCleanFailure(run);
+      expect(run.stderr).toBe(
+        `statefold: ${file}: no DAG: line 1 is a record, not a header; it looks like a journal of the ${model} model: did you mean --model ${model}?\n`,
+      );
+    }
+  });
+
+  it("a blank line 1 is named when a header is needed", async () => {
+    const { file, run } = await audit(engine, `\n${EXECUTIVE}`);
+    expectCleanFailure(run);
+    expect(run.stderr).toBe(
+      `statefold: ${file}: no DAG: line 1 is blank, and a journal header is only read on the first line: add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE\n`,
+    );
+  });
 });

@@ -68,3 +68,35 @@ describe("only line 1 is the header", () => {
     expect(outcome).toMatchObject({ threw: { class: "JournalError" } });
   });
 });
+
+describe("a journal with no header where one is needed", () => {
+  it.each([
+    ["operations", "examples/operations/cancellation.jsonl"],
+    ["executive", "examples/executive/conformant.jsonl"],
+  ] as const)(
+    "%s with a typo in its header: line 1 is named not JSON, at its column, by both engines",
+    async (model, file) => {
+      const typo = readFileSync(file, "utf8").replace(/}\n/, "\n");
+      const outcome = await auditEverywhere(encode(typo), "dag");
+      expect(outcome).toMatchObject({
+        threw: {
+          class: "JournalError",
+          fields: { line: 1, detail: expect.stringMatching(/^no DAG: line 1 is not JSON \(/) },
+        },
+      });
+    },
+  );
+
+  it("a headerless operations journal audited as dag is asked whether it is one, by both engines", async () => {
+    const records = readFileSync("examples/operations/cancellation.jsonl", "utf8")
+      .split("\n")
+      .slice(1);
+    const outcome = await auditEverywhere(encode(records.join("\n")), "dag");
+    expect(outcome).toMatchObject({
+      threw: {
+        class: "JournalError",
+        message: expect.stringContaining("did you mean --model operations?"),
+      },
+    });
+  });
+});

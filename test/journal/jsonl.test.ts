@@ -42,7 +42,14 @@ describe("readJsonlJournal", () => {
     });
 
     it("reads an empty file as no header, no events, no torn tail", () => {
-      expect(read("")).toEqual({ header: null, dag: null, events: [], lines: [], tornTail: null });
+      expect(read("")).toEqual({
+        header: null,
+        dag: null,
+        events: [],
+        lines: [],
+        tornTail: null,
+        missingHeader: { why: "the journal is empty" },
+      });
     });
 
     it("takes any JSON value as an event and leaves judging it to the fold", () => {
