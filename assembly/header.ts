@@ -22,6 +22,8 @@ export namespace HeaderModel {
   export const DAG: i32 = 0;
   export const OPERATIONS: i32 = 1;
   export const EXECUTIVE: i32 = 2;
+  /** A header with no `model`: the journal's model is the one chosen for it (docs/journals.md). */
+  export const NONE: i32 = 3;
 }
 
 export namespace Member {
@@ -66,11 +68,13 @@ export function headerModel(): i32 {
 }
 
 /**
- * Whether the header line is a plain header naming `model` whose `member` is there once: the
- * start of a model's reader, which ends with `headerRead`.
+ * Whether the header line is a plain header naming `model`, or naming none (the engine of
+ * `model` was chosen for it), whose `member` is there once: the start of a model's reader, which
+ * ends with `headerRead`.
  */
 export function isPlainHeaderWith(model: i32, member: i32): bool {
-  return headerModel() == model && memberSeen(member) == 1;
+  const named = headerModel();
+  return (named == model || named == HeaderModel.NONE) && memberSeen(member) == 1;
 }
 
 /** The line is read (its reader is done with it): a next `headerModel` scans what is written then. */
@@ -93,8 +97,8 @@ function scanHeader(): bool {
   const stack = reserve((headerLength >> 3) + 1);
   if (stack == 0) return false;
   useContainerStack(stack);
-  // The host gives the bytes up to the first non-blank line's line feed: blank lines (spaces,
-  // tabs, carriage returns), then the line. Blanks before it are JSON whitespace, as its own are.
+  // The host gives line 1 and its line end (only line 1 can be the header). A blank line 1 is
+  // all JSON whitespace, and answers ASK_HOST: the host's reader says it is no header.
   let start = headerInput;
   let end = headerInput + headerLength;
   if (end > start && load<u8>(end - 1) == CharCode.LF) end--;
@@ -131,7 +135,8 @@ function hasHighBytes(start: usize, end: usize): bool {
 }
 
 function modelOfHeader(): i32 {
-  if (memberSeen(Member.MODEL) == 0 || isValue(Member.MODEL, '"dag"')) return HeaderModel.DAG;
+  if (memberSeen(Member.MODEL) == 0) return HeaderModel.NONE;
+  if (isValue(Member.MODEL, '"dag"')) return HeaderModel.DAG;
   if (isValue(Member.MODEL, '"operations"')) return HeaderModel.OPERATIONS;
   if (isValue(Member.MODEL, '"executive"')) return HeaderModel.EXECUTIVE;
   return HeaderModel.ASK_HOST;

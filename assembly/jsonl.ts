@@ -7,8 +7,8 @@
  * lines need UTF-8 validation), and the model's auditor runs `checkLine` (UTF-8 and the JSON
  * pass of json.ts) when it needs the line's verdict.
  *
- * The framing decides what is a line, a blank line, the header (skipped when the host says the
- * first non-blank line is one), and the torn tail; the model decides what a line means. Each
+ * The framing decides what is a line, a blank line, the header (skipped when the host says
+ * line 1 is one: it is then the first line that is not blank), and the torn tail; the model decides what a line means. Each
  * model's module instantiates `consume` and `finishFraming` with its auditor (one module per
  * model).
  *
@@ -77,7 +77,7 @@ export let lineNumber: f64 = 1;
 let lineOffset: f64 = 0;
 let headerPending = false;
 /**
- * Bytes of the header line (the first non-blank line, which the model read before the journal
+ * Bytes of the header line (line 1, which the model read before the journal
  * started) dropped before its line feed arrived: a header of megabytes is skipped without
  * growing the line buffer to hold it.
  */

@@ -12,8 +12,16 @@ import type { ModelName } from "../src/models/registry.js";
 export { EVENT_KINDS } from "../src/models/dag/events.js";
 export { STATUSES } from "../src/models/dag/state.js";
 
-/** The models a header names, as the kernel's header reader codes them (assembly/dag/header.ts). */
-export const HEADER_MODELS: readonly ModelName[] = ["dag", "operations", "executive"];
+/**
+ * The models a header names, as the kernel's header reader codes them (assembly/header.ts,
+ * HeaderModel); null: the header names none.
+ */
+export const HEADER_MODELS: readonly (ModelName | null)[] = [
+  "dag",
+  "operations",
+  "executive",
+  null,
+];
 
 export const INTEGRITY_REASONS: readonly IntegrityReason[] = [
   "malformed-event",

@@ -2,7 +2,7 @@
  * One JSONL journal streamed through the kernel: `auditBytes` is a session fed to its end, and
  * the boot gate's incremental audits are sessions that snapshot and resume.
  *
- * Bytes are held back until the first non-blank line is complete, so the reference reader can
+ * Bytes are held back until line 1 is complete, so the reference reader can
  * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
  * session also hashes the journal's complete lines, the prefix a snapshot covers.
  */
@@ -13,6 +13,7 @@ import { checkWrittenChunk } from "../src/engine-arguments.js";
 import { chooseDag, type GivenDag } from "../src/journal/choose-dag.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
+import { missingHeader } from "../src/journal/missing-header.js";
 import { type Dag, type DagNode, makeDag } from "../src/models/dag/dag.js";
 import type { Report } from "../src/models/dag/report.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
@@ -58,7 +59,7 @@ export interface AuditorOptions extends AuditBytesOptions, SnapshotOptions {}
 export class JsonlSession implements JournalAuditor {
   private readonly file: string;
   private readonly generation: number;
-  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  /** The first chunks, until line 1 is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private dag: Dag | KernelHeaderDag | null = null;
   /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
@@ -166,7 +167,7 @@ export class JsonlSession implements JournalAuditor {
         "refusing the snapshot: it audits against the journal header's DAG, but the journal starts with no header",
       );
     }
-    return this.chosenDag(headerDag);
+    return this.chosenDag(headerDag, held.firstLine());
   }
 
   /** Lays the snapshot's state into the kernel: the journal goes on after its prefix. */
@@ -178,20 +179,23 @@ export class JsonlSession implements JournalAuditor {
 
   /**
    * The DAG to audit against, given the header's: the one given beside it, when they agree. Notes
-   * whether it is the header's.
+   * whether it is the header's. `firstLine` tells why there is no header, when there is none.
    */
-  private chosenDag(headerDag: Dag | KernelHeaderDag | null): Dag | KernelHeaderDag {
+  private chosenDag(
+    headerDag: Dag | KernelHeaderDag | null,
+    firstLine: Uint8Array,
+  ): Dag | KernelHeaderDag {
     this.dagFromHeader = headerDag !== null && this.given === null;
     if (headerDag instanceof KernelHeaderDag && this.given === null) return headerDag;
-    const header = headerDag === null ? null : referenceDag(headerDag);
-    return chooseDag(this.file, header, this.given);
+    if (headerDag === null) return chooseDag(this.file, null, this.given, missingHeader(firstLine));
+    return chooseDag(this.file, referenceDag(headerDag), this.given);
   }
 
   /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
   private start(held: FirstLineHold): void {
     const firstLine = held.firstLine();
     const headerDag = this.host.headerDag(firstLine, this.file);
-    this.dag = this.chosenDag(headerDag);
+    this.dag = this.chosenDag(headerDag, firstLine);
     this.host.useDag(this.dag, this.file);
     const { kernel } = this.host;
     this.held = null;
@@ -202,7 +206,7 @@ export class JsonlSession implements JournalAuditor {
     }
     // The header line is read: the kernel starts on the line after it, and never holds it.
     this.host.check(kernel.beginJsonl(0), this.file);
-    kernel.resumeJsonlAt(firstLine.length, held.lineFeeds + 1, 0);
+    kernel.resumeJsonlAt(firstLine.length, 2, 0);
     this.prefix?.advance(firstLine, firstLine.length);
     let skip = firstLine.length;
     for (const chunk of held.chunks) {

@@ -16,10 +16,20 @@ import { KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelExports } from "./kernel.js";
 import { packDag } from "./pack-dag.js";
 
+/** A header line's DAG, and the model the line names ("dag", or null when it names none). */
+interface HeaderDag {
+  readonly dag: Dag | KernelHeaderDag;
+  readonly named: ModelName | null;
+}
+
 export class KernelHost {
   private loadedDag: Dag | KernelHeaderDag | null = null;
-  private lastHeader: { readonly line: Uint8Array; readonly dag: Dag | KernelHeaderDag } | null =
-    null;
+  private lastHeader: {
+    readonly line: Uint8Array;
+    readonly dag: Dag | KernelHeaderDag;
+    /** The model the line names: "dag", or null when it names none. */
+    readonly named: ModelName | null;
+  } | null = null;
   /**
    * Where the first line `headerModel` left in the kernel, scanned, lies in its memory; null once
    * the kernel did anything else.
@@ -49,11 +59,11 @@ export class KernelHost {
     if (last !== null && sameBytes(last.line, firstLine)) {
       if (!(last.dag instanceof KernelHeaderDag) || this.loadedDag === last.dag) return last.dag;
     }
-    const dag = this.readHeaderInKernel(firstLine, file) ?? this.readHeader(firstLine, file);
-    if (dag !== null) {
-      const line = dag instanceof KernelHeaderDag ? dag.line : firstLine.slice();
-      this.lastHeader = { line, dag };
-    }
+    const read = this.readHeaderInKernel(firstLine, file) ?? this.readHeader(firstLine, file);
+    if (read === null) return null;
+    const { dag, named } = read;
+    const line = dag instanceof KernelHeaderDag ? dag.line : firstLine.slice();
+    this.lastHeader = { line, dag, named };
     return dag;
   }
 
@@ -66,7 +76,7 @@ export class KernelHost {
     // The last dag header again (a campaign's next journal): writing it would drop the DAG the
     // kernel holds, and the session would build it again.
     const last = this.lastHeader;
-    if (last !== null && sameBytes(last.line, firstLine)) return "dag";
+    if (last !== null && sameBytes(last.line, firstLine)) return last.named;
     const pointer = this.writeHeader(firstLine);
     if (pointer !== 0) {
       const model = HEADER_MODELS[this.kernel.headerModel()];
@@ -78,14 +88,17 @@ export class KernelHost {
     return readJsonlHeaderModel(firstLine, file);
   }
 
-  private readHeaderInKernel(firstLine: Uint8Array, file: string): KernelHeaderDag | null {
+  private readHeaderInKernel(firstLine: Uint8Array, file: string): HeaderDag | null {
     const written = this.isScannedHeader(firstLine) || this.writeHeader(firstLine) !== 0;
     this.scannedHeader = null;
     this.loadedDag = null;
-    if (!written || this.kernel.loadHeader() === 0) return null;
+    if (!written) return null;
+    // Read before the DAG is loaded: loading it ends the kernel's reading of the line.
+    const named = HEADER_MODELS[this.kernel.headerModel()] ?? null;
+    if (this.kernel.loadHeader() === 0) return null;
     const dag = new KernelHeaderDag(this.kernel, firstLine, file);
     this.loadedDag = dag;
-    return dag;
+    return { dag, named };
   }
 
   private isScannedHeader(firstLine: Uint8Array): boolean {
@@ -107,11 +120,11 @@ export class KernelHost {
     return pointer;
   }
 
-  private readHeader(firstLine: Uint8Array, file: string): Dag | null {
-    const header = readJsonlHeader(firstLine, file);
+  private readHeader(firstLine: Uint8Array, file: string): HeaderDag | null {
+    const header = readJsonlHeader(firstLine, file, "dag");
     if (header === null) return null;
     chooseModel(file, header.model, "dag", "the dag engine");
-    return header.dag as Dag;
+    return { dag: header.dag as Dag, named: header.model };
   }
 
   /** Copies bytes into the kernel's line buffer as room allows, auditing the lines they complete. */

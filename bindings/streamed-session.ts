@@ -1,7 +1,6 @@
 /**
  * A journal streamed through a model's kernel, chunk by chunk: what the `operations` and
- * `executive` engines' auditors share. Bytes are held back until the first non-blank line is
- * complete, so the model can tell its header before the kernel starts; then every chunk is
+ * `executive` engines' auditors share. Bytes are held back until line 1 is complete, so the model can tell its header before the kernel starts; then every chunk is
  * copied into the kernel's line buffer as room allows. With snapshots on, the session also
  * hashes the journal's complete lines — the prefix a snapshot covers — and can take a snapshot
  * of the kernel's state, or continue from one. A model's session says how it starts, what its
@@ -81,7 +80,7 @@ export abstract class StreamedSession<
   protected readonly kernel: K;
   protected readonly file: string;
   private readonly generation: number;
-  /** The first chunks, until the first non-blank line is complete; null once the kernel has started. */
+  /** The first chunks, until line 1 is complete; null once the kernel has started. */
   private held: FirstLineHold | null = new FirstLineHold();
   private prefix: PrefixDigest | null;
   /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
@@ -99,7 +98,7 @@ export abstract class StreamedSession<
 
   /** The model the session audits, as its snapshot bodies name it. */
   protected abstract readonly model: Body["model"];
-  /** The first non-blank line (or all the input, when it ended first): tell the header, begin the kernel's journal. */
+  /** Line 1 (or all the input, when it ended first): tell the header, begin the kernel's journal. */
   protected abstract begin(firstLine: Uint8Array): void;
   /** The kernel's state over the complete lines, as the body's model-specific fields. */
   protected abstract stateFields(): Omit<Body, keyof SnapshotPrefix | "model">;

@@ -72,7 +72,8 @@ export const referenceEngine: Engine = {
     const file = options.file ?? UNNAMED_JOURNAL;
     const journal = readJsonlJournal(await collectBytes(bytes), file);
     chooseModel(file, journal.header?.model ?? null, "dag", "the dag engine");
-    const chosen = chooseDag(file, journal.dag, givenDag(options.dag ?? null, options));
+    const given = givenDag(options.dag ?? null, options);
+    const chosen = chooseDag(file, journal.dag, given, journal.missingHeader);
     return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
   },
 };

@@ -6,9 +6,9 @@
 import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "./engine.js";
 import { AUDIT_OPTIONS, auditBytesArguments } from "./engine-arguments.js";
 import { chooseModel } from "./journal/choose-model.js";
-import { JournalError } from "./journal/errors.js";
 import type { JournalHeader } from "./journal/journal.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
+import { type MissingHeader, missingHeaderError, NO_HEADER } from "./journal/missing-header.js";
 import {
   auditExecutive,
   type ExecutiveReport,
@@ -35,19 +35,26 @@ export const referenceExecutiveEngine: ExecutiveEngine = {
       AUDIT_OPTIONS,
     );
     const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    const journal = readJsonlJournal(await collectBytes(bytes), file, "executive");
     chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
     const { events, lines, tornTail } = journal;
-    return auditExecutive(executiveRunOf(journal.header, file), events, { lines, tornTail });
+    const run = executiveRunOf(journal.header, file, journal.missingHeader);
+    return auditExecutive(run, events, { lines, tornTail });
   },
 };
 
-/** The spec and budget an executive journal's header gives; a `JournalError` when it has none. */
-export function executiveRunOf(header: JournalHeader | null, file: string): ExecutiveRun {
+/**
+ * The spec and budget an executive journal's header gives; a `JournalError` when it has none,
+ * saying why (`missing`: what line 1 is instead, when known).
+ */
+export function executiveRunOf(
+  header: JournalHeader | null,
+  file: string,
+  missing: MissingHeader | null = null,
+): ExecutiveRun {
   const run = header?.executive ?? null;
   if (run !== null) return run;
-  throw new JournalError(
-    file,
-    'expected a header with the run\'s "spec" and "budget": an executive journal means nothing without them',
-  );
+  const what = 'expected a header with the run\'s "spec" and "budget"';
+  const remedy = "an executive journal means nothing without them";
+  throw missingHeaderError(file, "executive", what, missing ?? NO_HEADER, remedy);
 }

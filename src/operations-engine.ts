@@ -37,7 +37,7 @@ export const referenceOperationsEngine: OperationsEngine & {
       AUDIT_OPTIONS,
     );
     const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file);
+    const journal = readJsonlJournal(await collectBytes(bytes), file, "operations");
     chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");
     const { events, lines, tornTail } = journal;
     return audit(events, { lines, tornTail });

@@ -233,7 +233,7 @@ async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditM
     // The .lisp-expr reader takes the journal whole, as the command line's does.
     const read = readLispExprJournal(await bytesOf(journal), journal.name);
     scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
-    lispExpr = { read, dag: chooseDag(journal.name, read.dag, given, true) };
+    lispExpr = { read, dag: chooseDag(journal.name, read.dag, given, read.missingHeader) };
     report = wasm.audit(lispExpr.dag, read.events, { lines: read.lines, tornTail: read.tornTail });
   } else {
     report = await streamJsonl(wasm, journal, given?.dag ?? null, given?.name);
@@ -308,7 +308,7 @@ async function readJsonlAgain(
   given: { dag: Dag; name: string } | null,
 ): Promise<ChosenJournal> {
   const read = readJsonlJournal(await bytesOf(journal), journal.name);
-  return { read, dag: chooseDag(journal.name, read.dag, given, false) };
+  return { read, dag: chooseDag(journal.name, read.dag, given, read.missingHeader) };
 }
 
 async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {

@@ -25,6 +25,7 @@ import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import { missingHeader } from "../../src/journal/missing-header.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
@@ -235,7 +236,7 @@ class Session
     ).slice();
     const file = this.file;
     const run = kernelPackedSpec(packed, () => {
-      const { spec, budget } = executiveRunOf(readJsonlHeader(line, file), file);
+      const { spec, budget } = executiveRunOf(readJsonlHeader(line, file, "executive"), file);
       return [spec, budget];
     });
     this.journals.loaded = run;
@@ -243,11 +244,12 @@ class Session
   }
 
   private readHeader(line: Uint8Array): PackedSpec {
-    const header = readJsonlHeader(line, this.file);
+    const header = readJsonlHeader(line, this.file, "executive");
     if (header !== null) {
       chooseModel(this.file, header.model, "executive", "the executive engine");
     }
-    const { spec, budget } = executiveRunOf(header, this.file);
+    const missing = header === null ? missingHeader(line) : null;
+    const { spec, budget } = executiveRunOf(header, this.file, missing);
     return packSpec(spec, budget);
   }
 }

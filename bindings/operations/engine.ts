@@ -143,7 +143,7 @@ class Session
     "the WebAssembly memory cannot grow any further: the journal's op ids, effect ids and live steps do not fit";
 
   protected begin(firstLine: Uint8Array): void {
-    const header = readJsonlHeader(firstLine, this.file);
+    const header = readJsonlHeader(firstLine, this.file, "operations");
     if (header !== null)
       chooseModel(this.file, header.model, "operations", "the operations engine");
     this.check(this.kernel.beginJsonl(header === null ? 0 : 1));

@@ -16,6 +16,11 @@ export function chooseModel(
   if (headerModel === given) return given;
   throw new JournalError(
     file,
-    `expected a "${given}" journal (${givenAs}), found one whose header names the model "${headerModel}"`,
+    `expected ${article(given)} "${given}" journal (${givenAs}), found one whose header names the model "${headerModel}"`,
   );
+}
+
+/** "an" before a name that starts with a vowel sound ("an executive"), "a" otherwise. */
+function article(name: string): string {
+  return /^[aeiou]/.test(name) ? "an" : "a";
 }

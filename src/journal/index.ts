@@ -71,7 +71,7 @@ export function readAnyJournal(
   bytes: Uint8Array,
   options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
 ): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
-  const journal = readJournal(path, bytes);
+  const journal = readJournal(path, bytes, options.model);
   const headerModel = isLispExprJournal(path) ? "dag" : (journal.header?.model ?? null);
   const model = chooseModel(path, headerModel, options.model);
   if (model === "dag") return { model, ...dagJournalFile(path, journal, options) };
@@ -87,7 +87,7 @@ function dagJournalFile(path: string, journal: Journal, options: ReadJournalOpti
     options.dagPath === undefined
       ? null
       : { dag: readDagFile(options.dagPath), name: options.dagPath };
-  const dag = chooseDag(path, journal.dag, given, isLispExprJournal(path));
+  const dag = chooseDag(path, journal.dag, given, journal.missingHeader);
   const { events, lines, tornTail } = journal;
   return { file: path, dag, events, lines, tornTail };
 }
@@ -153,8 +153,10 @@ export function readDagOf(path: string, bytes?: Uint8Array): Dag {
   return header.dag as Dag;
 }
 
-function readJournal(path: string, bytes = readFileBytes(path)): Journal {
-  return isLispExprJournal(path) ? readLispExprJournal(bytes, path) : readJsonlJournal(bytes, path);
+/** `model`: the model given for the journal, which a header naming none is read as. */
+function readJournal(path: string, bytes = readFileBytes(path), model?: ModelName): Journal {
+  if (isLispExprJournal(path)) return readLispExprJournal(bytes, path);
+  return readJsonlJournal(bytes, path, model);
 }
 
 export function isLispExprJournal(path: string): boolean {

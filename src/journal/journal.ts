@@ -2,11 +2,15 @@ import type { Dag } from "../models/dag/dag.js";
 import type { ExecutiveRun } from "../models/executive/audit.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
+import type { MissingHeader } from "./missing-header.js";
 
 /** What a journal's header line says (docs/journals.md, "The header"). */
 export interface JournalHeader {
-  /** The model it names; `dag` when it names none. */
-  readonly model: ModelName;
+  /**
+   * The model it names; null when it names none, and its fields are then read as the model
+   * chosen for the journal (`--model`, the API), `dag` when nothing chose one.
+   */
+  readonly model: ModelName | null;
   /** A `dag` journal's DAG; null for every other model. */
   readonly dag: Dag | null;
   /** An `executive` journal's spec and budget, checked; null for every other model. */
@@ -24,4 +28,6 @@ export interface Journal {
   /** `events[i]` came from the 1-based line `lines[i]`. */
   readonly lines: number[];
   readonly tornTail: TornTail | null;
+  /** Why the journal has no header (what line 1 is instead); null when it has one. */
+  readonly missingHeader: MissingHeader | null;
 }

@@ -10,11 +10,12 @@
  *    the line invalid JSON, as `JSON.parse` says), then parsed with `JSON.parse`. Invalid UTF-8
  *    gives `UnparseableLine("invalid-utf8")`, invalid JSON `UnparseableLine("invalid-json")`;
  *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
- * 4. Header. The first non-blank line, if it parses to an object with an own `statefold`
- *    property, is the header and not an event. It must read `{"statefold":"journal",
- *    "version":1}` with an optional `"model"` (`dag` when absent) and that model's fields — a
- *    `dag` journal's `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is
- *    rejected with a `JournalError` at that line. No later line is ever a header.
+ * 4. Header. Line 1, if it parses to an object with an own `statefold` property, is the
+ *    header and not an event (a blank line 1 is no header: the journal has none). It must read `{"statefold":"journal",
+ *    "version":1}` with an optional `"model"` and that model's fields — a `dag` journal's
+ *    `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is rejected with a
+ *    `JournalError` at that line. A header naming no model is read as the model chosen for the
+ *    journal (`--model`, the API), `dag` when none was. No later line is ever a header.
  * 5. Torn tail. An unterminated final line that is not blank and does not parse is a crash
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
@@ -28,7 +29,13 @@ import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../mode
 import { sameBytes } from "./bytes.js";
 import { dagFromJson } from "./dag-file.js";
 import type { Journal, JournalHeader } from "./journal.js";
-import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
+import {
+  describeJsonPath,
+  describeJsonValue,
+  type JsonOrigin,
+  jsonValueError,
+} from "./json-value-error.js";
+import { missingHeader } from "./missing-header.js";
 
 const LF = 0x0a;
 const CR = 0x0d;
@@ -51,34 +58,45 @@ interface RawLine {
 
 type ParsedLine = { readonly value: unknown; readonly text: string } | UnparseableLine;
 
-export function readJsonlJournal(bytes: Uint8Array, file: string): Journal {
+/**
+ * `model`: the model chosen for the journal (`--model`, the API, an engine of one model): a
+ * header that names none is read as that model's.
+ */
+export function readJsonlJournal(
+  bytes: Uint8Array,
+  file: string,
+  model: ModelName = DEFAULT_MODEL,
+): Journal {
   const events: unknown[] = [];
   const lines: number[] = [];
   let header: JournalHeader | null = null;
   let tornTail: TornTail | null = null;
-  let headerPossible = true;
   for (const line of splitLines(bytes)) {
     if (isBlankLine(line.bytes)) continue;
     const parsed = parseLine(line.bytes);
-    if (headerPossible && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
-      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number });
+    if (line.number === 1 && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
+      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number }, model);
     } else if (parsed instanceof UnparseableLine && !line.terminated) {
       tornTail = { line: line.number, offset: line.offset };
     } else {
       events.push(parsed instanceof UnparseableLine ? parsed : parsed.value);
       lines.push(line.number);
     }
-    headerPossible = false;
   }
-  return { header, dag: header?.dag ?? null, events, lines, tornTail };
+  const missing = header === null ? missingHeader(bytes) : null;
+  return { header, dag: header?.dag ?? null, events, lines, tornTail, missingHeader: missing };
 }
 
 /**
- * The journal's header (rule 4), reading no line past the first non-blank one; null when that
- * line is no header. Header errors are `readJsonlJournal`'s.
+ * The journal's header (rule 4), reading no line past line 1; null when line 1 is no header.
+ * Header errors are `readJsonlJournal`'s.
  */
-export function readJsonlHeader(bytes: Uint8Array, file: string): JournalHeader | null {
-  return readFirstLineAsHeader(bytes, file, readHeader);
+export function readJsonlHeader(
+  bytes: Uint8Array,
+  file: string,
+  model: ModelName = DEFAULT_MODEL,
+): JournalHeader | null {
+  return readFirstLineAsHeader(bytes, file, (header, origin) => readHeader(header, origin, model));
 }
 
 function* splitLines(bytes: Uint8Array): Generator<RawLine> {
@@ -144,30 +162,36 @@ function isHeader(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The model a journal's header names (rule 4), reading no line past the first non-blank one and
- * leaving the model's own fields unread; null when that line is no header. What routes a journal
- * to its model's engine, which then reads the header whole.
+ * The model a journal's header names (rule 4), reading no line past line 1 and leaving the
+ * model's own fields unread; null when that line is no header or names no model
+ * (the choice is then `--model`'s or the API's). What routes a journal to its model's engine,
+ * which then reads the header whole.
  */
 export function readJsonlHeaderModel(bytes: Uint8Array, file: string): ModelName | null {
   return readFirstLineAsHeader(bytes, file, headerModel);
 }
 
-/** `read` of the first non-blank line when it is a header; null when it is none. */
+/** `read` of line 1 when it is a header; null when it is none. */
 function readFirstLineAsHeader<T>(
   bytes: Uint8Array,
   file: string,
   read: (header: Record<string, unknown>, origin: JsonOrigin) => T,
 ): T | null {
-  for (const line of splitLines(bytes)) {
-    if (isBlankLine(line.bytes)) continue;
-    const parsed = parseFirstLine(line.bytes);
-    if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
-    return read(parsed.value, { file, text: parsed.text, firstLine: line.number });
-  }
-  return null;
+  const line = firstLineOf(bytes);
+  if (isBlankLine(line)) return null;
+  const parsed = parseFirstLine(line);
+  if (parsed instanceof UnparseableLine || !isHeader(parsed.value)) return null;
+  return read(parsed.value, { file, text: parsed.text, firstLine: 1 });
 }
 
-function headerModel(header: Record<string, unknown>, origin: JsonOrigin): ModelName {
+/** Line 1 of `bytes`, without its line end. */
+function firstLineOf(bytes: Uint8Array): Uint8Array {
+  const { value } = splitLines(bytes).next();
+  return value === undefined ? bytes.subarray(0, 0) : value.bytes;
+}
+
+/** The model the header names; null when it names none. */
+function headerModel(header: Record<string, unknown>, origin: JsonOrigin): ModelName | null {
   const refuse = (field: string, expected: string): never => {
     const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
     const at = Object.hasOwn(header, field) ? [field] : [];
@@ -175,23 +199,29 @@ function headerModel(header: Record<string, unknown>, origin: JsonOrigin): Model
   };
   if (header.statefold !== "journal") refuse("statefold", '"journal"');
   if (header.version !== JOURNAL_VERSION) refuse("version", String(JOURNAL_VERSION));
-  const model = Object.hasOwn(header, "model") ? header.model : DEFAULT_MODEL;
-  if (!isModelName(model)) {
+  if (!Object.hasOwn(header, "model")) return null;
+  if (!isModelName(header.model)) {
     refuse("model", `one of ${MODEL_NAMES.map((name) => JSON.stringify(name)).join(", ")}`);
   }
-  return model as ModelName;
+  return header.model as ModelName;
 }
 
-function readHeader(header: Record<string, unknown>, origin: JsonOrigin): JournalHeader {
-  const model = headerModel(header, origin);
+/** The header, its own fields read as `chosen`'s when it names no model. */
+function readHeader(
+  header: Record<string, unknown>,
+  origin: JsonOrigin,
+  chosen: ModelName,
+): JournalHeader {
+  const named = headerModel(header, origin);
+  const model = named ?? chosen;
   if (model === "executive")
-    return { model, dag: null, executive: readExecutiveRun(header, origin) };
-  if (model !== "dag") return { model, dag: null, executive: null };
+    return { model: named, dag: null, executive: readExecutiveRun(header, origin) };
+  if (model !== "dag") return { model: named, dag: null, executive: null };
   if (!Object.hasOwn(header, "dag")) {
     const detail = 'expected a field "dag" {"nodes": [...]}, found none';
     throw jsonValueError(origin, [], detail, "header");
   }
-  return { model, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
+  return { model: named, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
 }
 
 /** An executive journal's spec and budget: required, and accepted as `initialState` accepts them. */
@@ -205,10 +235,22 @@ function readExecutiveRun(header: Record<string, unknown>, origin: JsonOrigin): 
   if (read.ok) return { spec: read.spec, budget: read.budget };
   const { reason, path } = read.rejection;
   const at = path[0] === "budget" ? path : ["spec", ...path];
+  // Named from the header down (docs/models/executive.md, "The journal and its audit"):
+  // `header.budget.steps`, `header.spec.plan.steps` for a cycle.
   throw jsonValueError(
     origin,
     at,
-    `expected a spec and budget the executive accepts: ${reason}`,
-    "header",
+    `expected a spec and budget the executive accepts, found ${describeJsonValue(valueAt(header, at))} (${reason})`,
+    `header.${describeJsonPath(at)}`,
   );
+}
+
+/** The value at `path` under `value`; undefined where the path leads nowhere. */
+function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
+  let at = value;
+  for (const step of path) {
+    if (typeof at !== "object" || at === null || !Object.hasOwn(at, step)) return undefined;
+    at = (at as Record<string | number, unknown>)[step];
+  }
+  return at;
 }

@@ -19,6 +19,7 @@
 import type { EventKind } from "../models/dag/events.js";
 import { UnparseableLine } from "../models/journal-source.js";
 import type { Journal } from "./journal.js";
+import { LISP_EXPR_MISSING_HEADER } from "./missing-header.js";
 import { readSexprs, type Sexpr } from "./sexpr.js";
 
 const ROUTED_ENTRIES: ReadonlyMap<string, EventKind> = new Map([
@@ -38,7 +39,14 @@ export function readLispExprJournal(bytes: Uint8Array, file: string): Journal {
     events.push(event);
     lines.push(line);
   }
-  return { header: null, dag: null, events, lines, tornTail: tornForm };
+  return {
+    header: null,
+    dag: null,
+    events,
+    lines,
+    tornTail: tornForm,
+    missingHeader: LISP_EXPR_MISSING_HEADER,
+  };
 }
 
 function entryEvent(entry: Sexpr): object | null {

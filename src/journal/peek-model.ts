@@ -2,7 +2,7 @@
  * The model a JSONL journal's header names, when the journal arrives as a stream of chunks: read
  * before the journal is handed on, so that the journal can go to the engine of that model (which
  * reads the header whole: a DAG is parsed once, by the engine that keeps it). Only the chunks up
- * to the end of the first non-blank line are held (copied: a reader may reuse its buffers), and
+ * to the end of line 1, the only line that can be the header, are held (copied: a reader may reuse its buffers), and
  * the stream handed on yields every byte exactly once, in order.
  */
 

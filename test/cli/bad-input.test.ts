@@ -51,7 +51,7 @@ describe("bad input", () => {
     const run = await statefold(["audit", empty]);
     expectCleanFailure(run);
     expect(run.stderr).toBe(
-      `statefold: ${empty}: no DAG: add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE\n`,
+      `statefold: ${empty}: no DAG: the journal is empty: add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE\n`,
     );
     const { code, report } = await auditReport(empty, "--dag", DAG);
     expect(code).toBe(0);
@@ -100,12 +100,12 @@ describe("bad input", () => {
 
   it("a header that is not a DAG: the header's line and column, exit 2", async () => {
     const file = journal(
-      `\n${JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: "A,B" } })}\n`,
+      `${JSON.stringify({ statefold: "journal", version: 1, dag: { nodes: "A,B" } })}\n`,
     );
     const run = await statefold(["audit", file]);
     expectCleanFailure(run);
     expect(run.stderr).toBe(
-      `statefold: ${file}:2:51: dag.nodes: expected "nodes" to be an array of {"id", "deps"}, found "A,B"\n`,
+      `statefold: ${file}:1:51: dag.nodes: expected "nodes" to be an array of {"id", "deps"}, found "A,B"\n`,
     );
   });
 

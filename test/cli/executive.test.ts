@@ -177,7 +177,7 @@ describe("statefold on executive journals", () => {
     const bad = await run("audit", join(dir, "bad.jsonl"));
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(
-      "expected a spec and budget the executive accepts: invalid-budget",
+      "bad.jsonl:1:114: header.budget.steps: expected a spec and budget the executive accepts, found -1 (invalid-budget)",
     );
   });
 

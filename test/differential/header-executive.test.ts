@@ -57,7 +57,7 @@ function kernelPacked(kernel: ExecutiveKernelExports, line: Uint8Array): Uint8Ar
 /** What the host makes of the line with the reference reader: the packed spec, or its error. */
 function referencePacked(line: Uint8Array) {
   return outcomeOf(() => {
-    const { spec, budget } = executiveRunOf(readJsonlHeader(line, FILE), FILE);
+    const { spec, budget } = executiveRunOf(readJsonlHeader(line, FILE, "executive"), FILE);
     return packSpec(spec, budget).bytes;
   });
 }
@@ -100,6 +100,8 @@ const PLAIN = headerOf(SPEC);
 /** Plain headers, however laid out: the kernel reads each itself. */
 const KERNEL_READ: Record<string, string> = {
   compact: PLAIN,
+  // The executive engine was chosen for the journal: a header naming no model is read as its.
+  "no model": PLAIN.replace('"model":"executive",', ""),
   "keys in another order": `{"budget":${BUDGET},"spec":{"checkpointEvery":2,"plan":{"steps":[{"effect":"tool","deps":[],"id":"b"},{"budget":{"deadline":9,"steps":3},"plan":{"steps":[{"effect":"model","id":"x","deps":[]}]},"deps":["b","b"],"id":"a"},{"deps":["a","b"],"id":"c","effect":"context"}]},"task":"t"},"model":"executive","version":1,"statefold":"journal"}`,
   "whitespace everywhere": ` \t${PLAIN.replaceAll(",", " ,\t").replaceAll(":", " : ").replaceAll("[", "[ ").replaceAll("}", " }")}\r`,
   "members the reader ignores at the top": PLAIN.replace(
@@ -126,7 +128,7 @@ const KERNEL_READ: Record<string, string> = {
   "the same ids in different plans": headerOf(
     '{"task":"t","plan":{"steps":[{"id":"a","deps":[],"plan":{"steps":[{"id":"a","deps":[],"effect":"tool"}]}},{"id":"b","deps":["a"],"plan":{"steps":[{"id":"a","deps":[],"effect":"tool"}]}}]}}',
   ),
-  "blank lines before it": `\n \r\n\t\n${PLAIN}`,
+  "blanks before it on its line": ` \t\r${PLAIN}`,
   "a CRLF line end": `${PLAIN}\r`,
 };
 
@@ -155,7 +157,6 @@ const HOST_READ: Record<string, string> = {
   "no spec": PLAIN.replace(/"spec":.*,"budget"/, '"budget"'),
   "no budget": PLAIN.replace(/,"budget":\{[^}]*\}\}$/, "}"),
   "the dag model": PLAIN.replace('"model":"executive"', '"model":"dag"'),
-  "no model": PLAIN.replace('"model":"executive",', ""),
   "a spec that is an array": headerOf("[]"),
   "no task": replaceOnce(PLAIN, '"task":"t",', ""),
   "a task that is a number": replaceOnce(PLAIN, '"task":"t"', '"task":1'),
@@ -270,6 +271,15 @@ describe("the executive kernel's header reader", () => {
     // Both ways are taken: plain styles, and escapes, other number spellings, refused specs.
     expect(kernelReads).toBeGreaterThan(300);
     expect(hostReads).toBeGreaterThan(150);
+  });
+
+  it("audits a journal whose header names no model as the executive engine's, as the reference does", async () => {
+    const body =
+      '{"observation":{"tag":"start","now":1},"decision":{"tag":"execute","seq":1,"path":["b"],"effect":"tool","attempt":1}}\n';
+    const bytes = encode(`${PLAIN.replace('"model":"executive",', "")}\n${body}`);
+    const expected = await referenceExecutiveEngine.auditBytes(bytes);
+    expect(expected).toMatchObject({ model: "executive", conformant: true, events: 1 });
+    for (const build of builds) expect(await build.engine.auditBytes(bytes)).toEqual(expected);
   });
 
   it("audits as the reference whichever reads the header, and keeps the reference's values for a snapshot", async () => {

@@ -224,13 +224,12 @@ describe("the operations kernel against the reference", () => {
 
   it("refuses a header that is not an operations journal's, as the reference reader does", async () => {
     const headers = [
-      '{"statefold":"journal","version":1}',
       '{"statefold":"journal","version":1,"model":"dag","dag":{"nodes":[]}}',
       '{"statefold":"journal","version":2,"model":"operations"}',
       '{"statefold":"other","version":1,"model":"operations"}',
     ];
     for (const header of headers) {
-      const bytes = encoder.encode(`\n${header}\n{"kind":"lease","strand":"s","epoch":1}\n`);
+      const bytes = encoder.encode(`${header}\n{"kind":"lease","strand":"s","epoch":1}\n`);
       const refused = asyncOutcomeOf(async () => readOperationsJournal(bytes, "j.jsonl"));
       const expected = await refused;
       expect(expected).toHaveProperty("threw.class", "JournalError");
@@ -239,6 +238,18 @@ describe("the operations kernel against the reference", () => {
           expected,
         );
       }
+    }
+  });
+
+  it("audits a journal whose header names no model as an operations journal, as the reference does", async () => {
+    const bytes = encoder.encode(
+      '{"statefold":"journal","version":1}\n{"kind":"lease","strand":"s","epoch":1}\n',
+    );
+    const { records, lines, tornTail } = readOperationsJournal(bytes, "j.jsonl");
+    const expected = audit(records, { lines, tornTail });
+    expect(expected).toMatchObject({ model: "operations", events: 1 });
+    for (const engine of engines) {
+      expect(await engine.auditBytes(bytes, { file: "j.jsonl" })).toEqual(expected);
     }
   });
 });

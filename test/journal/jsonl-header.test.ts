@@ -14,17 +14,34 @@ function errorOf(read: () => unknown): string {
 }
 
 describe("readJsonlHeader", () => {
-  it("gives the header's DAG as the whole reader does, past blank lines", () => {
-    const text = `  \r\n\n${HEADER}\n{"kind":"dispatched","id":"A"}\n`;
+  it("gives the header's DAG as the whole reader does", () => {
+    const text = `${HEADER}\n{"kind":"dispatched","id":"A"}\n`;
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")).toEqual(
       readJsonlJournal(bytesOf(text), "j.jsonl").header,
     );
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.dag?.nodes).toEqual([{ id: "A", deps: [] }]);
-    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBe("dag");
+    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBeNull();
   });
 
-  it("is null when the first non-blank line is an event, unparseable, or absent", () => {
-    for (const text of [`{"kind":"dispatched","id":"A"}\n${HEADER}`, "not json\n", "\n \n", ""]) {
+  it("reads only line 1 as the header: after a blank line 1, a header's line is a record", () => {
+    for (const blank of ["", "  ", "\t\r"]) {
+      const text = `${blank}\n${HEADER}\n{"kind":"dispatched","id":"A"}\n`;
+      expect(readJsonlHeader(bytesOf(text), "j.jsonl"), text).toBeNull();
+      const journal = readJsonlJournal(bytesOf(text), "j.jsonl");
+      expect(journal.header).toBeNull();
+      expect(journal.events).toEqual([JSON.parse(HEADER), { kind: "dispatched", id: "A" }]);
+      expect(journal.lines).toEqual([2, 3]);
+    }
+  });
+
+  it("is null when line 1 is an event, unparseable, blank, or absent", () => {
+    for (const text of [
+      `{"kind":"dispatched","id":"A"}\n${HEADER}`,
+      "not json\n",
+      "\n \n",
+      `\n${HEADER}`,
+      "",
+    ]) {
       expect(readJsonlHeader(bytesOf(text), "j.jsonl"), text).toBeNull();
     }
   });

@@ -24,14 +24,14 @@ const readError = (text: string): JournalError => errorThrownBy(JournalError, ()
 describe("readJsonlJournal", () => {
   describe("lines and blank lines", () => {
     it("numbers lines from 1, skipping blank lines and the header but counting them", () => {
-      const text = `\n${HEADER}\n \t\n${dispatched("A")}\n\r\n\n${dispatched("B")}\n`;
+      const text = `${HEADER}\n \t\n${dispatched("A")}\n\r\n\n${dispatched("B")}\n`;
       const journal = read(text);
       expect(journal.dag?.nodes.map((node) => node.id)).toEqual(["A", "B"]);
       expect(journal.events).toEqual([
         { kind: "dispatched", id: "A" },
         { kind: "dispatched", id: "B" },
       ]);
-      expect(journal.lines).toEqual([4, 7]);
+      expect(journal.lines).toEqual([3, 6]);
       expect(journal.tornTail).toBeNull();
     });
 
@@ -42,7 +42,14 @@ describe("readJsonlJournal", () => {
     });
 
     it("reads an empty file as no header, no events, no torn tail", () => {
-      expect(read("")).toEqual({ header: null, dag: null, events: [], lines: [], tornTail: null });
+      expect(read("")).toEqual({
+        header: null,
+        dag: null,
+        events: [],
+        lines: [],
+        tornTail: null,
+        missingHeader: { why: "the journal is empty" },
+      });
     });
 
     it("takes any JSON value as an event and leaves judging it to the fold", () => {
@@ -202,8 +209,11 @@ describe("readJsonlJournal", () => {
       expect(error.message).toContain(`j.jsonl:${line}:${column}: ${message}`);
     });
 
-    it("reports a header error at the header's line after blank lines", () => {
-      expect(readError('\n\n  {"statefold":"journal","version":"1"}\n')).toMatchObject({ line: 3 });
+    it("reads a header's line after blank lines as a record: only line 1 is the header", () => {
+      const journal = read('\n\n  {"statefold":"journal","version":"1"}\n');
+      expect(journal.header).toBeNull();
+      expect(journal.events).toEqual([{ statefold: "journal", version: "1" }]);
+      expect(journal.lines).toEqual([3]);
     });
 
     it("rejects a header DAG with a cycle, naming the reason and the ids", () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { JournalError } from "../../src/journal/errors.js";
 import { readLispExprJournal } from "../../src/journal/lisp-expr.js";
+import { LISP_EXPR_MISSING_HEADER } from "../../src/journal/missing-header.js";
 import { readSexprs } from "../../src/journal/sexpr.js";
 import { audit, makeDag } from "../../src/models/dag/index.js";
 import { UnparseableLine } from "../../src/models/journal-source.js";
@@ -36,6 +37,7 @@ describe("readLispExprJournal", () => {
       ],
       lines: [1, 2, 3, 4],
       tornTail: null,
+      missingHeader: LISP_EXPR_MISSING_HEADER,
     });
   });
 

@@ -70,7 +70,7 @@ describe("readJournalFile", () => {
 
   it("rejects a journal with no DAG at all, saying what to do", () => {
     expect(failure(() => readJournalFile(at("bare.jsonl"))).message).toMatch(
-      /bare\.jsonl: no DAG: add a header line .* or pass --dag FILE$/,
+      /bare\.jsonl: no DAG: line 1 is a record, not a header: add a header line .* or pass --dag FILE$/,
     );
     expect(failure(() => readJournalFile(at("campaign.lisp-expr"))).message).toMatch(
       /campaign\.lisp-expr: no DAG: a \.lisp-expr journal carries none: pass --dag FILE$/,

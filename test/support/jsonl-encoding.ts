@@ -604,7 +604,8 @@ export function encodeJournal(
     }
   };
   for (const [i, line] of lines.entries()) {
-    blankLines();
+    // No blank line before the header: only line 1 can be one.
+    if (!(options.header && i === 0)) blankLines();
     sink.push(line);
     // Only a line that parses is left unterminated; one that does not would be a torn tail.
     const last = i === lines.length - 1;
