@@ -180,7 +180,8 @@ async function gatherOperationsView(journal: File, report: OperationsReport): Pr
   const tooLarge = tooLargeForContext(journal.size);
   if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
   try {
-    const { events: records, lines } = readJsonlJournal(await bytesOf(journal), journal.name);
+    const bytes = await bytesOf(journal);
+    const { events: records, lines } = readJsonlJournal(bytes, journal.name, "operations");
     const quoted = await quoteLines(chunksOf(journal), operationsLinesToQuote(report, lines));
     return buildOperationsView({ ...audited, records, lines }, quoted);
   } catch (error) {
@@ -212,7 +213,7 @@ async function gatherExecutiveView(journal: File, report: ExecutiveReport): Prom
   const tooLarge = tooLargeForContext(journal.size);
   if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
   try {
-    const { header, events } = readJsonlJournal(await bytesOf(journal), journal.name);
+    const { header, events } = readJsonlJournal(await bytesOf(journal), journal.name, "executive");
     return buildExecutiveView(audited, executiveRunOf(header, journal.name), events);
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;

@@ -18,9 +18,10 @@ import {
 } from "../../src/engine.js";
 import { chooseDag } from "../../src/journal/choose-dag.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
+import { missingHeader } from "../../src/journal/missing-header.js";
 import type { Dag } from "../../src/models/dag/dag.js";
 import type { Report } from "../../src/models/dag/report.js";
-import { isBlank, JsonlAudit } from "./jsonl-audit.js";
+import { JsonlAudit } from "./jsonl-audit.js";
 import { NodeStates, PreparedDag } from "./node-states.js";
 import { buildReport } from "./report.js";
 
@@ -43,7 +44,8 @@ export class JsAuditor implements ByteAuditor {
     const chunks = chunksOf(bytes);
     const { read, firstLine } = await readThroughFirstLine(chunks, bytes instanceof Uint8Array);
     const headerDag = this.headerDag(firstLine, file);
-    const chosen = chooseDag(file, headerDag, givenDag(dag, options));
+    const missing = headerDag === null ? missingHeader(firstLine) : null;
+    const chosen = chooseDag(file, headerDag, givenDag(dag, options), missing);
     if (this.prepared?.dag !== chosen) this.prepared = new PreparedDag(chosen);
     const audit = new JsonlAudit(this.prepared, new NodeStates(this.prepared), headerDag !== null);
     for (const chunk of read) audit.feed(chunk);
@@ -63,9 +65,9 @@ export class JsAuditor implements ByteAuditor {
 }
 
 /**
- * Reads chunks until they hold the first non-blank line with its line feed (or the input ends),
- * so that a header is known before the first event. Returns the chunks read (copied when the
- * stream may reuse its buffer) and the bytes through that line.
+ * Reads chunks until they hold line 1 with its line feed (or the input ends): only line 1 can be
+ * the header (docs/journals.md, "The header"), and it is known before the first event. Returns
+ * the chunks read (copied when the stream may reuse its buffer) and the bytes through that line.
  */
 async function readThroughFirstLine(
   chunks: AsyncGenerator<Uint8Array>,
@@ -74,18 +76,12 @@ async function readThroughFirstLine(
   const read: Uint8Array[] = [];
   let length = 0;
   let firstLineEnd = -1;
-  let seenContent = false;
   while (firstLineEnd < 0) {
     const next = await chunks.next();
     if (next.done) break;
     const chunk = next.value;
-    for (let at = 0; at < chunk.length && firstLineEnd < 0; ) {
-      const lineFeed = chunk.indexOf(LF, at);
-      const end = lineFeed < 0 ? chunk.length : lineFeed;
-      seenContent ||= !isBlank(chunk, at, end);
-      if (lineFeed >= 0 && seenContent) firstLineEnd = length + lineFeed + 1;
-      at = end + 1;
-    }
+    const lineFeed = chunk.indexOf(LF);
+    if (lineFeed >= 0) firstLineEnd = length + lineFeed + 1;
     read.push(chunksStayValid ? chunk : chunk.slice());
     length += chunk.length;
   }

@@ -116,9 +116,9 @@ export class JsonlAudit {
   private line(bytes: Uint8Array, start: number, lineFeed: number, terminated: boolean): void {
     const end =
       terminated && lineFeed > start && bytes[lineFeed - 1] === CR ? lineFeed - 1 : lineFeed;
-    if (!isBlank(bytes, start, end)) {
-      if (this.headerPending) this.headerPending = false;
-      else if (terminated || this.parses(bytes, start, end)) this.event(bytes, start, end);
+    if (this.headerPending) this.headerPending = false;
+    else if (!isBlank(bytes, start, end)) {
+      if (terminated || this.parses(bytes, start, end)) this.event(bytes, start, end);
       else this.tornTail = { line: this.lineNumber, offset: this.lineOffset };
     }
     this.lineNumber += 1;

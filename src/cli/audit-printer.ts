@@ -15,8 +15,8 @@
  */
 
 import type { UnreadableJournal } from "../report/views.js";
+import { formatBytes, formatCount, formatNumber, plural } from "../text/format-units.js";
 import type { AuditTally } from "./audit-tally.js";
-import { formatBytes, formatCount, formatNumber, plural } from "./format-units.js";
 import { renderJson } from "./render-json.js";
 import { renderAuditText, renderSummary, type TextJournal } from "./render-text.js";
 

@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import { JournalError } from "../journal/errors.js";
 import { readExecutiveRunFiles } from "../journal/index.js";
 import { type ExecutiveMachine, referenceExecutive } from "../models/executive/index.js";
+import { plural } from "../text/format-units.js";
 import {
   type CliOutput,
   type Command,
@@ -17,7 +18,6 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "./engine.js";
-import { plural } from "./format-units.js";
 import { STDIN_NAME } from "./journal-inputs.js";
 
 const HELP = `Usage: statefold executive <spec.json> <budget.json>

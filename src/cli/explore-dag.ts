@@ -13,6 +13,7 @@ import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { audit } from "../models/dag/audit.js";
 import type { Dag } from "../models/dag/dag.js";
 import { loggedEvents, type ModelState, type NodeState } from "../models/dag/state.js";
+import { formatCount, plural } from "../text/format-units.js";
 import {
   type Counterexample,
   type ExploreRun,
@@ -20,7 +21,6 @@ import {
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
-import { formatCount, plural } from "./format-units.js";
 
 export async function exploreDag(
   run: ExploreRun,

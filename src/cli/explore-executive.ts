@@ -20,6 +20,7 @@ import { executiveJournalBytes, executiveSubject, linesOf } from "../explore/exe
 import { explore } from "../explore/explore.js";
 import { emptySensitivity, type Sensitivity } from "../explore/faults.js";
 import { auditExecutive, type ExecutiveRun } from "../models/executive/audit.js";
+import { formatCount } from "../text/format-units.js";
 import {
   type Counterexample,
   type ExploreRun,
@@ -27,7 +28,6 @@ import {
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
-import { formatCount } from "./format-units.js";
 
 export async function exploreExecutive(
   run: ExploreRun,

@@ -32,6 +32,7 @@ import { audit } from "../models/operations/audit.js";
 import { integrityMessage } from "../models/operations/integrity.js";
 import { readRecord } from "../models/operations/read-record.js";
 import type { Policy } from "../models/operations/records.js";
+import { formatCount } from "../text/format-units.js";
 import {
   type Counterexample,
   type ExploreRun,
@@ -39,7 +40,6 @@ import {
   huntEach,
   type MutantShown,
 } from "./explore-output.js";
-import { formatCount } from "./format-units.js";
 
 export async function exploreOperations(
   run: ExploreRun,

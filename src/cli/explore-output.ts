@@ -8,8 +8,8 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Exploration } from "../explore/explore.js";
 import type { Sensitivity } from "../explore/faults.js";
+import { formatCount, plural } from "../text/format-units.js";
 import { type CliOutput, ExitCode, UsageError } from "./command.js";
-import { formatCount, plural } from "./format-units.js";
 import { wantsProgress } from "./progress-bar.js";
 
 /** The configuration as the evidence records it, and as the summary's first line says it. */

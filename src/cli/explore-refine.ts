@@ -9,9 +9,9 @@ import { Driver, DriverError } from "../explore/driver.js";
 import type { ExecutiveRefinement } from "../explore/executive/refine.js";
 import type { EffectRefinement } from "../explore/operations/refine.js";
 import { operationsJournalBytes } from "../explore/operations/subject.js";
+import { formatCount } from "../text/format-units.js";
 import { type CliOutput, ExitCode } from "./command.js";
 import { type CounterexampleFolder, slug } from "./explore-output.js";
-import { formatCount } from "./format-units.js";
 
 /** The driver to start, and how long it may take to answer one request. */
 export interface DriverCommand {

@@ -4,11 +4,11 @@
  * as the HTML report does (src/report/operations-view.ts gathers them by folding the records up
  * to the last listed finding). The journal is read again only when a listed finding has such
  * numbers, and only when it is a file within the size the HTML report reads whole; otherwise the
- * text says what the report says.
+ * text says what the report says. The operations model's fold is loaded only for such a journal
+ * (a dag audit's start loads no other model's machine).
  */
 import { statSync } from "node:fs";
 import { JournalError, readAnyJournalFile } from "../journal/index.js";
-import { buildOperationsView, REASONS_WITH_NUMBERS } from "../report/operations-view.js";
 import { numbersSentence } from "../report/operations-wording.js";
 import { tooLargeForContext } from "../report/verdicts-only-view.js";
 import type { AuditedJournal } from "./engine.js";
@@ -19,8 +19,11 @@ export type FindingNumbers = ReadonlyMap<number, string>;
 const NONE: FindingNumbers = new Map();
 
 /** The numbers of the journal file's listed findings, from the file read again. */
-export function findingNumbersOf({ file, report }: AuditedJournal): FindingNumbers {
+export async function findingNumbersOf({ file, report }: AuditedJournal): Promise<FindingNumbers> {
   if (report.model !== "operations") return NONE;
+  const { buildOperationsView, REASONS_WITH_NUMBERS } = await import(
+    "../report/operations-view.js"
+  );
   if (!report.legality.first.some((entry) => REASONS_WITH_NUMBERS.has(entry.reason))) return NONE;
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined || tooLargeForContext(bytes) !== null) return NONE;

@@ -13,6 +13,7 @@ import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
 import type { TornTail } from "../models/journal-source.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
+import { plural } from "../text/format-units.js";
 import {
   type CliOutput,
   type Command,
@@ -33,7 +34,6 @@ import {
   headerModelReader,
   operationsKernel,
 } from "./engine.js";
-import { plural } from "./format-units.js";
 import {
   type OneJournal,
   oneJournal,

@@ -69,7 +69,7 @@ async function outcomeOf(
     events: report.events,
     passes: passes(report, options.printer.strict),
     output: renderJournalOutput(
-      { ...run, numbers: numbersFor(run, options, rereadable) },
+      { ...run, numbers: await numbersFor(run, options, rereadable) },
       options.printer,
     ),
     report: options.keepReport ? report : null,
@@ -77,6 +77,10 @@ async function outcomeOf(
 }
 
 /** Only the text output says the numbers behind findings; the JSON formats are the report. */
-function numbersFor(run: AuditRun, options: OutcomeOptions, rereadable: boolean): FindingNumbers {
+async function numbersFor(
+  run: AuditRun,
+  options: OutcomeOptions,
+  rereadable: boolean,
+): Promise<FindingNumbers> {
   return rereadable && options.printer.format === "text" ? findingNumbersOf(run) : new Map();
 }

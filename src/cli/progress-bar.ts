@@ -4,7 +4,7 @@
  * person at a terminal only: never when stderr is piped or a file, in CI, with NO_COLOR or with
  * --quiet.
  */
-import type { AuditTally, TallyTotals } from "./audit-tally.js";
+
 import {
   byteScale,
   formatBytes,
@@ -12,7 +12,8 @@ import {
   formatDuration,
   formatNumber,
   formatRate,
-} from "./format-units.js";
+} from "../text/format-units.js";
+import type { AuditTally, TallyTotals } from "./audit-tally.js";
 
 /** The terminal stderr is, when it is one (process.stderr's `isTTY` and `columns`). */
 export interface ProgressTerminal {

@@ -26,9 +26,9 @@ import {
   WHY_BROKEN,
   WHY_TAMPERED,
 } from "../report/wording.js";
+import { formatCount, nounFor, plural } from "../text/format-units.js";
 import type { AuditedJournal } from "./engine.js";
 import type { FindingNumbers } from "./finding-numbers.js";
-import { formatCount, nounFor, plural } from "./format-units.js";
 
 export { passes } from "../report/verdict.js";
 

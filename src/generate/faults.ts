@@ -14,7 +14,7 @@
  * and the lines go through untouched.
  */
 
-import { plural } from "../cli/format-units.js";
+import { plural } from "../text/format-units.js";
 import { CampaignState } from "./campaign-state.js";
 import { FAULT_KINDS, type FaultKind, faultCountMax } from "./fault-kinds.js";
 import { Random } from "./random.js";

@@ -42,7 +42,5 @@ function noDagError(file: string, missing: MissingHeader): JournalError {
   let remedy =
     'add a header line {"statefold":"journal","version":1,"dag":{"nodes":[...]}} or pass --dag FILE';
   if (missing === LISP_EXPR_MISSING_HEADER) remedy = "pass --dag FILE";
-  else if (missing.column !== undefined)
-    remedy = "correct it if it is the header, or pass --dag FILE";
   return missingHeaderError(file, "dag", "no DAG", missing, remedy);
 }

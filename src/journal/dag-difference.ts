@@ -1,5 +1,5 @@
-import { formatCount, plural } from "../cli/format-units.js";
 import type { Dag } from "../models/dag/dag.js";
+import { formatCount, plural } from "../text/format-units.js";
 
 /**
  * The first difference between two DAGs, node by node in order, or null when they are the same

@@ -3,7 +3,7 @@
  * line and column, its path (`dag.nodes[2].deps[0]`), what was expected and what was found.
  */
 
-import { plural } from "../cli/format-units.js";
+import { plural } from "../text/format-units.js";
 import { JournalError } from "./errors.js";
 import { type JsonPath, jsonValueOffset } from "./json-walk.js";
 import { textPosition } from "./text-position.js";

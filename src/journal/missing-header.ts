@@ -71,13 +71,17 @@ export function missingHeaderError(
   missing: MissingHeader,
   remedy: string,
 ): JournalError {
-  const { lookalike } = missing;
+  const { lookalike, column } = missing;
+  // Line 1 that is not JSON is most often a header with a typo: say so, and only that — a remedy
+  // for a journal without a header (a DAG file, a model) would push it onto one that has it.
+  if (column !== undefined) {
+    return new JournalError(file, `${missing.why}: correct it if it is the header`, 1, column);
+  }
   const next =
     lookalike !== undefined && lookalike !== model
       ? `; it looks like a journal of the ${lookalike} model: did you mean --model ${lookalike}?`
       : `: ${remedy}`;
-  const line = missing.column === undefined ? undefined : 1;
-  return new JournalError(file, `${what}: ${missing.why}${next}`, line, missing.column);
+  return new JournalError(file, `${what}: ${missing.why}${next}`);
 }
 
 /** The model other than dag whose records `value` looks like, or null. */

@@ -13,12 +13,12 @@
  * node, which is 200 k objects in a large campaign.
  */
 
-import { formatCount, plural } from "../cli/format-units.js";
 import type { Engine } from "../engine.js";
 import { type Dag, makeDag } from "../models/dag/dag.js";
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import { type ModelState, type NodeState, nodeState } from "../models/dag/state.js";
 import { UnparseableLine } from "../models/journal-source.js";
+import { formatCount, plural } from "../text/format-units.js";
 import { dagView } from "./dag-view.js";
 import {
   type BrokenRule,

@@ -5,6 +5,7 @@
  * `QUOTED_LINE_BYTES_MAX` bytes — a 50 MB event kind was once copied whole into the page, twice.
  * Pure.
  */
+import { plural } from "../text/format-units.js";
 import { QUOTED_LINE_BYTES_MAX } from "./journal-view.js";
 
 /** Characters shown of one string: as many as a quoted line's bytes. */
@@ -28,14 +29,14 @@ function escapeEntities(text: string): string {
   return text.replace(/[&<>"']/g, (character) => ENTITIES[character] as string);
 }
 
-/** The text as shown, and what to say of the rest: `… (52428800 characters in all)`, or nothing. */
+/** The text as shown, and what to say of the rest: `… (52 428 800 characters in all)`, or nothing. */
 function bounded(text: string): { readonly shown: string; readonly rest: string } {
   if (text.length <= PAGE_TEXT_CHARS_MAX) return { shown: text, rest: "" };
   // Half a surrogate pair at the cut would show as a character the journal does not hold.
   const end = isHighSurrogate(text.charCodeAt(PAGE_TEXT_CHARS_MAX - 1))
     ? PAGE_TEXT_CHARS_MAX - 1
     : PAGE_TEXT_CHARS_MAX;
-  return { shown: text.slice(0, end), rest: `… (${text.length} characters in all)` };
+  return { shown: text.slice(0, end), rest: `… (${plural(text.length, "character")} in all)` };
 }
 
 function isHighSurrogate(code: number): boolean {

@@ -3,10 +3,10 @@
  * audit"), shared by the text report and the boot gate.
  */
 
-import { formatCount, plural } from "../cli/format-units.js";
 import type { DecisionMismatch, ExecutiveReport } from "../models/executive/audit.js";
 import type { ExecutiveRuleName } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
+import { formatCount, plural } from "../text/format-units.js";
 
 export const WHY_EXECUTIVE: Readonly<Record<ExecutiveRuleName, string>> = {
   decisionsMatch: "the decision the host recorded is not the one the machine makes",

@@ -3,7 +3,6 @@
  * "The rules"), beside wording.ts's for `dag`. Pure: no Node APIs.
  */
 
-import { formatCount, plural } from "../cli/format-units.js";
 import {
   type FindingSubject,
   type OperationsReport,
@@ -12,6 +11,7 @@ import {
   type RuleName,
   type RuleVerdict,
 } from "../models/operations/report.js";
+import { formatCount, plural } from "../text/format-units.js";
 import type { ClassificationView, LadderView } from "./operations-view.js";
 
 /** What each reason says about the record that broke its rule. */

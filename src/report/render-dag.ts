@@ -5,8 +5,8 @@
  * of layers with their status counts. Inline SVG only: no script, no external resource. Pure.
  */
 
-import { plural } from "../cli/format-units.js";
 import { STATUSES, type Status } from "../models/dag/state.js";
+import { plural } from "../text/format-units.js";
 import { escapeHtml, escapeQuotedId, showControls } from "./escape-html.js";
 import type { DagNodeView, DagView, DrawnDag, SummarisedDag } from "./journal-view.js";
 

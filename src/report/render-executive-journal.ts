@@ -4,9 +4,9 @@
  * stack the machine then held, each budget a bar of used against limit. Pure.
  */
 
-import { formatCount } from "../cli/format-units.js";
 import { EXECUTIVE_RULE_NAMES } from "../models/executive/rules.js";
 import { COUNTERS } from "../models/executive/spec.js";
+import { formatCount } from "../text/format-units.js";
 import { escapeHtml } from "./escape-html.js";
 import type { ExecutiveJournalView, FrameBudgets } from "./executive-view.js";
 import { recordedText, WHY_EXECUTIVE } from "./executive-wording.js";

@@ -4,8 +4,8 @@
  * state before and after it with what changed marked. Pure.
  */
 
-import { formatCount, nounFor, plural } from "../cli/format-units.js";
 import type { Deposit } from "../models/dag/state.js";
+import { formatCount, nounFor, plural } from "../text/format-units.js";
 import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import type {
   BrokenRule,

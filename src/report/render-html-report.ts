@@ -5,9 +5,10 @@
  * works offline and nothing in a journal can make it load anything. A pure function of its data
  * (no Node APIs), so a browser page renders the same view.
  */
-import { formatCount, plural } from "../cli/format-units.js";
+
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import type { ModelReport } from "../models/registry.js";
+import { formatCount, plural } from "../text/format-units.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
 import type { ExecutiveJournalView } from "./executive-view.js";
 import { executiveFinal } from "./executive-wording.js";

@@ -5,8 +5,8 @@
  * (operations-view.ts gathers them). Pure.
  */
 
-import { plural } from "../cli/format-units.js";
 import { RULE_NAMES } from "../models/operations/report.js";
+import { plural } from "../text/format-units.js";
 import { escapeHtml } from "./escape-html.js";
 import type {
   LadderView,

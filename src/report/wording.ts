@@ -4,11 +4,11 @@
  * Pure: no Node APIs, so a browser page can render with it too.
  */
 
-import { formatCount, plural } from "../cli/format-units.js";
 import type { StepInvariantName } from "../models/dag/invariants.js";
 import type { Report } from "../models/dag/report.js";
 import { STATUSES } from "../models/dag/state.js";
 import type { IllegalityReason } from "../models/dag/transitions.js";
+import { formatCount, plural } from "../text/format-units.js";
 
 /** Why a step invariant broke at the event its verdict names, said of that event's node. */
 export const WHY_BROKEN: Readonly<Record<StepInvariantName, string>> = {

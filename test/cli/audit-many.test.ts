@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import type { Report } from "../../src/models/dag/report.js";
+import { formatCount } from "../../src/text/format-units.js";
 import {
   expectCleanFailure,
   REPO_ROOT,
@@ -185,9 +186,13 @@ describe("statefold audit --html: over-long journal text", () => {
     expect(run.code).toBe(1);
     const html = readFileSync(page, "utf8");
     expect(html.length).toBeLessThan(100_000);
-    expect(html).toContain(`… (${Buffer.byteLength(lines[1] as string)} bytes in all)`);
-    expect(html).toContain(`… (${Buffer.byteLength(lines[2] as string)} bytes in all)`);
-    expect(html).toContain(`… (${long.length} characters in all)`);
+    expect(html).toContain(
+      `… (${formatCount(Buffer.byteLength(lines[1] as string))} bytes in all)`,
+    );
+    expect(html).toContain(
+      `… (${formatCount(Buffer.byteLength(lines[2] as string))} bytes in all)`,
+    );
+    expect(html).toContain(`… (${formatCount(long.length)} characters in all)`);
   });
 });
 

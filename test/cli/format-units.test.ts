@@ -7,7 +7,7 @@ import {
   formatRate,
   nounFor,
   plural,
-} from "../../src/cli/format-units.js";
+} from "../../src/text/format-units.js";
 import { statefold, statefoldInProcess, tempFile } from "./cli-process.js";
 
 describe("format-units", () => {

@@ -64,17 +64,17 @@ describe.each(ENGINES)("header errors (%s)", (engine) => {
     const notJson = await audit(engine, typo);
     expectCleanFailure(notJson.run);
     expect(notJson.run.stderr).toBe(
-      `statefold: ${notJson.file}:1:56: no DAG: line 1 is not JSON (expected ',' or '}', found the end of the text), so it is no header: correct it if it is the header, or pass --dag FILE\n`,
+      `statefold: ${notJson.file}:1:56: line 1 is not JSON (expected ',' or '}', found the end of the text), so it is no header: correct it if it is the header\n`,
     );
     const executive = await audit(engine, EXECUTIVE.replace("}}\n", "}\n"), "--model", "executive");
     expectCleanFailure(executive.run);
     expect(executive.run.stderr).toMatch(
-      /j\.jsonl:1:\d+: expected a header with the run's "spec" and "budget": line 1 is not JSON \(expected ',' or '}', found the end of the text\), so it is no header: an executive journal means nothing without them\n$/,
+      /j\.jsonl:1:\d+: line 1 is not JSON \(expected ',' or '}', found the end of the text\), so it is no header: correct it if it is the header\n$/,
     );
     const garbage = await audit(engine, new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x0a, 0x7b, 0x7d]));
     expectCleanFailure(garbage.run);
     expect(garbage.run.stderr).toBe(
-      `statefold: ${garbage.file}:1:3: no DAG: line 1 is not UTF-8 text, so it is no header: correct it if it is the header, or pass --dag FILE\n`,
+      `statefold: ${garbage.file}:1:3: line 1 is not UTF-8 text, so it is no header: correct it if it is the header\n`,
     );
   });
 

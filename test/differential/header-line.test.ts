@@ -81,7 +81,7 @@ describe("a journal with no header where one is needed", () => {
       expect(outcome).toMatchObject({
         threw: {
           class: "JournalError",
-          fields: { line: 1, detail: expect.stringMatching(/^no DAG: line 1 is not JSON \(/) },
+          fields: { line: 1, detail: expect.stringMatching(/^line 1 is not JSON \(/) },
         },
       });
     },

@@ -84,9 +84,9 @@ const MODELS: readonly Model[] = [
   },
 ];
 
-/** The journal: blank lines, the header, its line end, then the lines after it. */
+/** The journal: the header on line 1 (docs/journals.md), its line end, blank lines, then the lines after it. */
 function journalOf(model: Model, lineEnd: string, lines: number): Uint8Array {
-  return encode(`\n \r\n${model.header}${lineEnd}${model.lines.slice(0, lines).join("\n")}`);
+  return encode(`${model.header}${lineEnd}\n \r\n${model.lines.slice(0, lines).join("\n")}`);
 }
 
 /** The header with its note cut or padded (in ASCII) to make it `length` bytes of UTF-8. */

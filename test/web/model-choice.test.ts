@@ -112,7 +112,8 @@ describe("the page's model choice", () => {
 
   it("refuses a journal whose header names another model than the one picked, naming both", async () => {
     const cases: [journal: string, dag: string | undefined, picked: string, named: string][] = [
-      [example("diamond.jsonl"), undefined, "operations", "dag"],
+      // diamond.jsonl's header names no model, so a picked one reads it (docs/journals.md).
+      [example("executive/wrong-attempt.jsonl"), undefined, "operations", "executive"],
       [example("operations/retry-ladder.jsonl"), undefined, "executive", "operations"],
       [example("runtime/campaign.lisp-expr"), example("runtime/dag.json"), "executive", "dag"],
     ];

@@ -9,7 +9,6 @@
  * retry moves, to its notBefore.
  */
 
-import { plural } from "../../cli/format-units.js";
 import { audit } from "../../models/operations/audit.js";
 import { foldRecord } from "../../models/operations/fold.js";
 import { readRecord } from "../../models/operations/read-record.js";
@@ -17,6 +16,7 @@ import type { Policy } from "../../models/operations/records.js";
 import { attemptsRemain, retryNotBefore } from "../../models/operations/retry-wait.js";
 import type { OperationsState } from "../../models/operations/state.js";
 import { initialState } from "../../models/operations/state.js";
+import { plural } from "../../text/format-units.js";
 import { type KernelAuditing, kernelAgrees, type Subject } from "../explore.js";
 import { firstBrokenRule } from "./counterexample.js";
 import { STATE_INVARIANTS } from "./invariants.js";

@@ -11,13 +11,13 @@
  * host goes on ticking and records the machine's `reject` `terminal`.
  */
 
-import { plural } from "../../cli/format-units.js";
 import {
   createExecutive,
   type Decision,
   type ExecutiveState,
   SPEC_STEPS_MAX,
 } from "../../models/executive/index.js";
+import { plural } from "../../text/format-units.js";
 import { FaultPlacementError } from "../faults.js";
 import { Random } from "../random.js";
 

@@ -13,7 +13,7 @@
  * cannot hold is refused before the first line.
  */
 
-import { plural } from "../../cli/format-units.js";
+import { plural } from "../../text/format-units.js";
 import { FaultPlacementError } from "../faults.js";
 import { Random } from "../random.js";
 import {
