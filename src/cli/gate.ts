@@ -1,12 +1,10 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
-import type { WasmEngine } from "../../bindings/index.js";
 import {
   gateViolation,
   type JournalInvariantViolation,
 } from "../gate/journal-invariant-violation.js";
-import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
-import { isLispExprJournal, readDagFile } from "../journal/index.js";
+import { isLispExprJournal } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
@@ -19,15 +17,8 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import {
-  auditJournalFile,
-  DEFAULT_ENGINE,
-  ENGINE_NAMES,
-  engineNamed,
-  executiveKernel,
-  headerModelReader,
-  operationsKernel,
-} from "./engine.js";
+import { auditJournalFile, DEFAULT_ENGINE, ENGINE_NAMES, headerModelReader } from "./engine.js";
+import { openSnapshottingAuditor, type SnapshottingAuditor } from "./snapshotting-auditor.js";
 
 const HELP = `Usage: statefold gate <journal> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME]
@@ -109,13 +100,6 @@ function gated(report: ModelReport, journal: string, strict: boolean): Gated {
   return { report, violation: gateViolation(report, journal, strict) };
 }
 
-/** What the gate needs of an auditor, whatever the model: its report and its snapshot. */
-interface SnapshottingAuditor {
-  finish(): ModelReport;
-  snapshot(): Uint8Array;
-  advancedSinceResume(): boolean;
-}
-
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
   journal: string,
@@ -152,37 +136,14 @@ async function auditWithSnapshot(
       headerModelReader("wasm"),
     );
     peekedChunks = peeked.chunks;
-    const chosen = chooseModel(journal, peeked.model, model);
-    const options = {
+    const opened = await openSnapshottingAuditor(peeked.model, snapshot, {
       file: journal,
-      snapshots: true,
+      dagPath,
+      model,
       snapshotFile: snapshotPath,
       digests: hashed?.digests,
-    };
-    if (chosen !== "dag" && dagPath !== undefined) {
-      throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);
-    }
-    if (chosen === "executive") {
-      const engine = await executiveKernel();
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
-    } else if (chosen === "operations") {
-      const engine = await operationsKernel();
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, options);
-    } else {
-      const engine = (await engineNamed("wasm")) as WasmEngine;
-      const dag = dagPath === undefined ? null : readDagFile(dagPath);
-      const dagOptions = { ...options, dagName: dagPath };
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
-          : await engine.resume(snapshot.bytes, snapshot.journal, dag, dagOptions);
-    }
+    });
+    auditor = snapshot === null ? await fed(opened, peeked.chunks) : opened;
   } finally {
     resumable?.close();
     // A resume reads the journal's start only as far as its header: the file is closed here.
