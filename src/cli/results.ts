@@ -2,7 +2,7 @@ import { connectRedis } from "../scale/connect.js";
 import { DEFAULT_QUEUE, queueKeys } from "../scale/keys.js";
 import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
 
-const HELP = `Usage: statefold results REDIS_URL [--queue Q] [--follow] [--dead]
+const HELP = `Usage: statefold results REDIS_URL [--queue Q] [--follow] [--dead | --findings]
 
 Prints the verdicts the workers published, as NDJSON: one {"file","report"} per journal (the line
 statefold audit --format ndjson prints), or {"file","error"} for a journal that could not be read.
@@ -12,6 +12,8 @@ Options:
   --queue Q     the queue's name (default ${DEFAULT_QUEUE})
   --follow      keep printing verdicts as they are published
   --dead        print the dead letters instead: {"job","location","deliveries","error"}
+  --findings    print what statefold watch published instead: each rule's first breach in a
+                live journal, {"journal","rule","breach"}, and each live journal's verdict
   -h, --help    show this help
 
 Exit status: 0, or 2 bad usage or Redis unreachable.
@@ -33,6 +35,7 @@ async function runResults(args: readonly string[], output: CliOutput): Promise<n
     queue: { type: "string", default: DEFAULT_QUEUE },
     follow: { type: "boolean", default: false },
     dead: { type: "boolean", default: false },
+    findings: { type: "boolean", default: false },
   });
   if (parsed === null) return ExitCode.conformant;
   const [redisUrl, ...extra] = parsed.positionals;
@@ -40,8 +43,11 @@ async function runResults(args: readonly string[], output: CliOutput): Promise<n
     throw new UsageError("results takes one REDIS_URL", "results");
   }
   const keys = queueKeys(parsed.values.queue);
-  const stream = parsed.values.dead ? keys.dead : keys.results;
-  const print = parsed.values.dead ? deadLetterLine : resultLine;
+  const { dead, findings } = parsed.values;
+  if (dead && findings)
+    throw new UsageError("--dead and --findings are two streams: give one", "results");
+  const stream = dead ? keys.dead : findings ? keys.findings : keys.results;
+  const print = dead ? deadLetterLine : findings ? findingLine : resultLine;
   const redis = await connectRedis(redisUrl, "results");
   try {
     let after = "-";
@@ -80,6 +86,12 @@ function fieldOf([, fields]: Entry, name: string): string {
 
 function resultLine(entry: Entry): string {
   return fieldOf(entry, "result");
+}
+
+/** A live finding, or a live journal's verdict. */
+function findingLine(entry: Entry): string {
+  const finding = fieldOf(entry, "finding");
+  return finding === "" ? fieldOf(entry, "result") : finding;
 }
 
 function deadLetterLine(entry: Entry): string {

@@ -64,6 +64,11 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./results.js")).resultsCommand,
   },
   {
+    name: "watch",
+    summary: "audit live journals as runtimes append them to Redis",
+    load: async () => (await import("./watch.js")).watchCommand,
+  },
+  {
     name: "explore",
     summary: "explore a model exhaustively up to a bound: every step legal, every invariant kept",
     load: async () => (await import("./explore.js")).exploreCommand,

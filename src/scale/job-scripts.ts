@@ -103,3 +103,21 @@ ${FENCE}
 redis.call('HSET', KEYS[2], 'error', ARGV[3])
 return {1}
 `);
+
+/**
+ * KEYS: live journals, job hash, findings. ARGV: id, epoch, group, consumer, stream id reached,
+ * snapshot, unfinished last line, rules published so far (JSON), then journal and finding pairs.
+ * A live journal's checkpoint: its snapshot, where its stream was read to and the bytes of a line
+ * not yet complete, with the findings they brought, in one step. {1}, or {0} when fenced.
+ */
+export const LIVE_COMMIT = new LuaScript(`
+${FENCE}
+redis.call('HSET', KEYS[2], 'offset', ARGV[5], 'snapshot', ARGV[6], 'tail', ARGV[7],
+  'published', ARGV[8], 'snapshotFile', '')
+redis.call('HINCRBY', KEYS[2], 'snapshots', 1)
+for i = 9, #ARGV, 2 do
+  redis.call('XADD', KEYS[3], '*', 'journal', ARGV[i], 'finding', ARGV[i + 1])
+end
+redis.call('XCLAIM', KEYS[1], ARGV[3], ARGV[4], 0, ARGV[1], 'JUSTID')
+return {1}
+`);

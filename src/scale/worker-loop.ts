@@ -171,7 +171,7 @@ function isDirectory(location: string): boolean {
  * Keeps a job's entry fresh in the pending-entry list (its idle time is the lease), three
  * heartbeats per lease; the first one fenced marks the lease lost.
  */
-class Lease {
+export class Lease {
   lost = false;
   private readonly timer: NodeJS.Timeout;
 
