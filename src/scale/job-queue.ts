@@ -188,18 +188,23 @@ export class JobQueue {
     return fenced(reply);
   }
 
-  /** Publishes the verdict on `published` (the results, or the live findings) and acknowledges. */
+  /**
+   * Publishes the verdict — on the results, or for a live journal on the findings after its last
+   * `findings` — and acknowledges the job.
+   */
   async finish(
     id: string,
     epoch: number,
     location: string,
     result: string,
-    published = this.keys.results,
+    live: { readonly findings: readonly string[] } | null = null,
   ): Promise<Fenced> {
+    const published = live === null ? this.keys.results : this.keys.findings;
+    const findings = (live?.findings ?? []).flatMap((finding) => [location, finding]);
     const reply = await FINISH.run(
       this.redis,
       [this.stream, this.keys.job(id), published],
-      [id, epoch, this.group, location, result],
+      [id, epoch, this.group, location, result, ...findings],
     );
     return fenced(reply);
   }

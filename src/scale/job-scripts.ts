@@ -69,12 +69,16 @@ return {1, previous}
 `);
 
 /**
- * KEYS: jobs, job hash, results. ARGV: id, epoch, group, location, result.
- * Publishes the verdict and acknowledges the job in one step. {1, snapshot file}, or {0}.
+ * KEYS: jobs, job hash, results. ARGV: id, epoch, group, location, result, then journal and
+ * finding pairs (a live journal's breaches since its last checkpoint). Publishes them and the
+ * verdict and acknowledges the job in one step. {1, snapshot file}, or {0}.
  */
 export const FINISH = new LuaScript(`
 ${FENCE}
 local previous = redis.call('HGET', KEYS[2], 'snapshotFile') or ''
+for i = 6, #ARGV, 2 do
+  redis.call('XADD', KEYS[3], '*', 'journal', ARGV[i], 'finding', ARGV[i + 1])
+end
 redis.call('XADD', KEYS[3], '*', 'job', ARGV[1], 'location', ARGV[4], 'result', ARGV[5])
 redis.call('XACK', KEYS[1], ARGV[3], ARGV[1])
 redis.call('XDEL', KEYS[1], ARGV[1])

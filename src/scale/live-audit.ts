@@ -80,22 +80,31 @@ export class LiveAudit {
     const snapshot = this.auditor.snapshot();
     const soFar = this.auditor.finish();
     this.auditor = await this.resume(snapshot);
-    const findings: string[] = [];
-    for (const [rule, breach] of firstBreaches(soFar)) {
-      if (this.published.has(rule)) continue;
-      this.published.add(rule);
-      findings.push(JSON.stringify({ journal: this.journal, rule, breach }));
-    }
+    const findings = this.newFindings(soFar);
     return { snapshot, tail: this.held, published: [...this.published], findings };
   }
 
-  /** The journal ended: its report, an unfinished last line a torn tail as `audit` says. */
-  async finish(): Promise<ModelReport> {
+  /**
+   * The journal ended: its report (an unfinished last line a torn tail, as `audit` says), and the
+   * breaches not told at a checkpoint.
+   */
+  async finish(): Promise<{ report: ModelReport; findings: string[] }> {
     const tail = this.held;
     this.held = new Uint8Array(0);
     this.auditor ??= await this.openFresh(tail);
     this.auditor.write(tail);
-    return this.auditor.finish();
+    const report = this.auditor.finish();
+    return { report, findings: this.newFindings(report) };
+  }
+
+  private newFindings(report: ModelReport): string[] {
+    const findings: string[] = [];
+    for (const [rule, breach] of firstBreaches(report)) {
+      if (this.published.has(rule)) continue;
+      this.published.add(rule);
+      findings.push(JSON.stringify({ journal: this.journal, rule, breach }));
+    }
+    return findings;
   }
 
   private openFresh(firstBytes: Uint8Array): Promise<SnapshottingAuditor> {

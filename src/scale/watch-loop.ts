@@ -102,8 +102,9 @@ async function watchJournal(
         ended ||= fieldOf(fields, "end") !== null;
       }
       if (ended) {
-        const verdict = JSON.stringify({ file: journal, report: await live.finish() });
-        const finished = await queue.finish(id, epoch, journal, verdict, queue.keys.findings);
+        const { report: verdict, findings } = await live.finish();
+        const result = JSON.stringify({ file: journal, report: verdict });
+        const finished = await queue.finish(id, epoch, journal, result, { findings });
         return finished.done || lost(report, journal);
       }
       const checkpoint = await live.checkpoint();
@@ -116,7 +117,7 @@ async function watchJournal(
     const message = error instanceof Error ? error.message : String(error);
     if (error instanceof JournalError) {
       const verdict = JSON.stringify({ file: journal, error: message });
-      const finished = await queue.finish(id, epoch, journal, verdict, queue.keys.findings);
+      const finished = await queue.finish(id, epoch, journal, verdict, { findings: [] });
       return finished.done;
     }
     await queue.recordError(id, epoch, message);

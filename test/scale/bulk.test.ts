@@ -2,6 +2,7 @@
  * statefold enqueue / worker / results against a real redis-server (docs/scale-out.md): every
  * verdict published once and equal to `statefold audit` of its journal, whatever is killed.
  */
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -34,15 +35,16 @@ describe.skipIf(!available)("statefold worker over Redis Streams", () => {
     const directory = testTempDir("scale-bulk-");
     server = await RedisServer.start(directory);
     redis = server.client();
-    // ≥ 100 MB: 520 000 dag events over 1 000 nodes, an illegal transition planted.
+    // ≥ 100 MB: 500 000 dag events over 3 000 nodes, an illegal transition planted.
     big = await generate(join(directory, "big.jsonl"), [
       "--events",
-      "520000",
+      "500000",
       "--nodes",
-      "1000",
+      "3000",
       "--inject",
       "illegal-transition",
     ]);
+    expect(statSync(big).size).toBeGreaterThanOrEqual(100e6);
     mid = await generate(join(directory, "mid.jsonl"), ["--events", "120000", "--nodes", "300"]);
     small = await Promise.all([
       generate(join(directory, "ops.jsonl"), ["--model", "operations", "--events", "20000"]),
@@ -169,7 +171,7 @@ describe.skipIf(!available)("statefold worker over Redis Streams", () => {
 
   it("loses nothing acknowledged when Redis (appendonly, fsync always) is killed and restarted mid-run", async () => {
     const queue = "restart";
-    const locations = ["examples", mid, big];
+    const locations = ["examples", mid, ...small];
     const expected = await auditLines(locations);
     expect((await statefold(["enqueue", server.url, "--queue", queue, ...locations])).code).toBe(0);
     const workerArgs = [
