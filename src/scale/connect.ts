@@ -12,6 +12,9 @@ export async function connectRedis(url: string, command: string): Promise<Redis>
     lazyConnect: true,
     retryStrategy: (attempt) => Math.min(attempt * 50, 1000),
   });
+  // A lost connection is retried, and the commands waiting on it tell what failed: the client's
+  // own error events would only repeat it on stderr.
+  redis.on("error", () => {});
   try {
     await redis.connect();
   } catch (error) {
