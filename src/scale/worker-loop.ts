@@ -54,7 +54,8 @@ export async function runWorker(options: WorkerOptions, report: WorkerReport): P
   const figures = { jobs: 0, bytes: 0, current: null as WorkerFigures["current"] };
   try {
     await queue.ensureGroup();
-    const blockMs = Math.max(50, Math.min(1000, options.leaseMs / 2));
+    // A draining worker asks again soon: its last wait is the time it takes to notice the end.
+    const blockMs = options.drain ? 100 : Math.max(50, Math.min(1000, options.leaseMs / 2));
     while (true) {
       const delivery = await queue.next(options.leaseMs, blockMs);
       if (delivery === null) {
