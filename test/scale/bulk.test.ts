@@ -178,6 +178,39 @@ describe.skipIf(!available)("statefold worker over Redis Streams", () => {
     expect(await nothingPending(redis, queue)).toBe(true);
   }, 120_000);
 
+  it("audits a journal changed since its snapshot again from the start, and says so", async () => {
+    const queue = "changed";
+    const journal = await generate(join(testTempDir("scale-changed-"), "changed.jsonl"), [
+      "--events",
+      "120000",
+      "--nodes",
+      "300",
+    ]);
+    expect((await statefold(["enqueue", server.url, "--queue", queue, journal])).code).toBe(0);
+    const workerArgs = [
+      "worker",
+      server.url,
+      "--queue",
+      queue,
+      "--drain",
+      "--lease",
+      "0.5",
+      "--snapshot-every",
+      "256K",
+    ];
+    const first = spawnStatefold(workerArgs);
+    await until(async () => (await jobSnapshots(redis, queue, journal)) >= 1);
+    process.kill(first.child.pid as number, "SIGKILL");
+    await generate(journal, ["--events", "120000", "--nodes", "300", "--seed", "2"]);
+    const second = spawnStatefold(workerArgs);
+    expect(await second.exited).toBe(0);
+
+    expect(second.stderr()).toMatch(/refusing the snapshot: .*; auditing it again from the start/);
+    const published = await publishedLines(redis, queue);
+    expect(published.length).toBe(1);
+    expect(byFile(published)).toEqual(await auditLines([journal]));
+  }, 120_000);
+
   it("loses nothing acknowledged when Redis (appendonly, fsync always) is killed and restarted mid-run", async () => {
     const queue = "restart";
     const locations = ["examples", mid, ...small];
