@@ -1,13 +1,10 @@
 import { existsSync, renameSync, writeFileSync } from "node:fs";
-import type { WasmEngine } from "../../bindings/index.js";
-import type { ResumeJournal } from "../../bindings/prefix-hash.js";
 import {
   gateViolation,
   type JournalInvariantViolation,
 } from "../gate/journal-invariant-violation.js";
-import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
-import { isLispExprJournal, readDagFile } from "../journal/index.js";
+import { isLispExprJournal } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
@@ -29,10 +26,7 @@ import {
   auditJsonlStream,
   DEFAULT_ENGINE,
   ENGINE_NAMES,
-  engineNamed,
-  executiveKernel,
   headerModelReader,
-  operationsKernel,
 } from "./engine.js";
 import {
   type OneJournal,
@@ -41,6 +35,7 @@ import {
   standardInputChunks,
 } from "./journal-inputs.js";
 import { renderJson } from "./render-json.js";
+import { openSnapshottingAuditor, type SnapshottingAuditor } from "./snapshotting-auditor.js";
 
 const HELP = `Usage: statefold gate <journal|-> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME] [--format text|json]
@@ -191,13 +186,6 @@ function gated(report: ModelReport, journal: string, strict: boolean): Gated {
   return { report, violation: gateViolation(report, journal, strict) };
 }
 
-/** What the gate needs of an auditor, whatever the model: its report and its snapshot. */
-interface SnapshottingAuditor {
-  finish(): ModelReport;
-  snapshot(): Uint8Array;
-  advancedSinceResume(): boolean;
-}
-
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */
 async function auditWithSnapshot(
   source: OneJournal,
@@ -230,44 +218,22 @@ async function auditWithSnapshot(
   const resumable = resuming && source.kind === "file" ? resumableFile(journal, fromStart) : null;
   let auditor: SnapshottingAuditor;
   try {
-    const snapshot = resuming ? { bytes: readFileBytes(snapshotPath) } : null;
-    const resumed = (): ResumeJournal => resumable ?? fromStart();
+    const snapshotBytes = resuming ? readFileBytes(snapshotPath) : null;
     const hashed = !resuming && source.kind === "file" ? readFileHashed(journal) : null;
     const chunks =
       source.kind === "stdin" ? standardInputChunks() : (hashed?.chunks ?? readFileChunks(journal));
     const peeked = await peekModel(chunks, journal, headerModelReader("wasm"));
     peekedChunks = peeked.chunks;
-    const chosen = chooseModel(journal, peeked.model, model);
-    const options = {
+    const resume =
+      snapshotBytes === null ? null : { bytes: snapshotBytes, journal: resumable ?? fromStart() };
+    const opened = await openSnapshottingAuditor(peeked.model, resume, {
       file: journal,
-      snapshots: true,
+      dagPath,
+      model,
       snapshotFile: snapshotPath,
       digests: hashed?.digests,
-    };
-    if (chosen !== "dag" && dagPath !== undefined) {
-      throw new JournalError(journal, `--dag is for dag journals; an ${chosen} journal needs none`);
-    }
-    if (chosen === "executive") {
-      const engine = await executiveKernel();
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, resumed(), options);
-    } else if (chosen === "operations") {
-      const engine = await operationsKernel();
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(options), peeked.chunks)
-          : await engine.resume(snapshot.bytes, resumed(), options);
-    } else {
-      const engine = (await engineNamed("wasm")) as WasmEngine;
-      const dag = dagPath === undefined ? null : readDagFile(dagPath);
-      const dagOptions = { ...options, dagName: dagPath };
-      auditor =
-        snapshot === null
-          ? await fed(engine.openAuditor(dag, dagOptions), peeked.chunks)
-          : await engine.resume(snapshot.bytes, resumed(), dag, dagOptions);
-    }
+    });
+    auditor = resume === null ? await fed(opened, peeked.chunks) : opened;
   } finally {
     resumable?.close();
     // A resume reads the journal's start only as far as its header: the file is closed here.

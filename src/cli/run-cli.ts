@@ -51,6 +51,26 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./executive.js")).executiveCommand,
   },
   {
+    name: "enqueue",
+    summary: "queue journals for workers on Redis (see docs/scale-out.md)",
+    load: async () => (await import("./enqueue.js")).enqueueCommand,
+  },
+  {
+    name: "worker",
+    summary: "audit queued journals, publishing each verdict once",
+    load: async () => (await import("./worker.js")).workerCommand,
+  },
+  {
+    name: "results",
+    summary: "print the verdicts the workers published, as NDJSON",
+    load: async () => (await import("./results.js")).resultsCommand,
+  },
+  {
+    name: "watch",
+    summary: "audit live journals as runtimes append them to Redis",
+    load: async () => (await import("./watch.js")).watchCommand,
+  },
+  {
     name: "explore",
     summary: "explore a model exhaustively up to a bound: every step legal, every invariant kept",
     load: async () => (await import("./explore.js")).exploreCommand,

@@ -1,0 +1,89 @@
+import { MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { secondsFlag } from "../scale/flags.js";
+import { DEFAULT_QUEUE } from "../scale/keys.js";
+import { StatusLine } from "../scale/status-line.js";
+import { runWatcher } from "../scale/watch-loop.js";
+import {
+  type CliOutput,
+  type Command,
+  ExitCode,
+  oneOf,
+  parseCommand,
+  UsageError,
+} from "./command.js";
+import { integerFlag } from "./number-flags.js";
+import { wantsProgress } from "./progress-bar.js";
+
+const HELP = `Usage: statefold watch REDIS_URL [--queue Q] [--model NAME] [--dag FILE] [--lease S]
+                      [--max-deliveries N] [--drain] [--quiet]
+
+Audits live journals as their runtimes append them to Redis: each journal announced on the queue's
+live stream is taken by one watcher, which audits what was appended since its last checkpoint and
+commits the checkpoint with any new finding — each rule's first breach, published once as it
+happens — and at the journal's end publishes its verdict (statefold results --findings). A
+watcher that dies is replaced, after --lease seconds, by another that resumes from the last
+checkpoint. The runtimes' side, and the guarantees, are in docs/scale-out.md.
+
+Options:
+  --queue Q            the queue's name (default ${DEFAULT_QUEUE})
+  --model NAME         dag, operations or executive: as statefold audit --model
+  --dag FILE           the DAG for journals without a header line
+  --lease S            seconds without a heartbeat before a journal is taken over (default 30)
+  --max-deliveries N   a journal delivered more than N times goes to the dead letters (default 5)
+  --drain              exit once no live journal is announced or held by any watcher
+  --quiet              no progress line (drawn on stderr only when that is a terminal)
+  -h, --help           show this help
+
+Exit status: 0 when drained, 2 bad usage or Redis unreachable.
+`;
+
+export const watchCommand: Command = {
+  name: "watch",
+  help: HELP,
+  run: runWatch,
+};
+
+async function runWatch(args: readonly string[], output: CliOutput): Promise<number> {
+  const parsed = parseCommand(watchCommand, args, output, {
+    queue: { type: "string", default: DEFAULT_QUEUE },
+    model: { type: "string" },
+    dag: { type: "string" },
+    lease: { type: "string", default: "30" },
+    "max-deliveries": { type: "string", default: "5" },
+    drain: { type: "boolean", default: false },
+    quiet: { type: "boolean", default: false },
+  });
+  if (parsed === null) return ExitCode.conformant;
+  const { values, positionals } = parsed;
+  const [redisUrl, ...extra] = positionals;
+  if (redisUrl === undefined || extra.length > 0) {
+    throw new UsageError(
+      `watch takes one REDIS_URL, found ${positionals.length} arguments`,
+      "watch",
+    );
+  }
+  const model: ModelName | undefined =
+    values.model === undefined ? undefined : oneOf("watch", "--model", values.model, MODEL_NAMES);
+  const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);
+  const status = new StatusLine(progress ? (output.stderrTerminal ?? null) : null);
+  try {
+    await runWatcher(
+      {
+        redisUrl,
+        queue: values.queue,
+        leaseMs: secondsFlag("watch", "--lease", values.lease),
+        maxDeliveries: integerFlag("watch", "--max-deliveries", values["max-deliveries"], 1),
+        dagPath: values.dag,
+        model,
+        drain: values.drain,
+      },
+      {
+        line: (text) => status.line(() => output.stderr(`statefold watch: ${text}\n`)),
+        figures: (figures) => status.show(`${figures.jobs} journals finished`),
+      },
+    );
+  } finally {
+    status.stop();
+  }
+  return ExitCode.conformant;
+}
