@@ -75,7 +75,7 @@ describe("a journal with no header where one is needed", () => {
     ["executive", "examples/executive/conformant.jsonl"],
   ] as const)(
     "%s with a typo in its header: line 1 is named not JSON, at its column, by both engines",
-    async (model, file) => {
+    async (_model, file) => {
       const typo = readFileSync(file, "utf8").replace(/}\n/, "\n");
       const outcome = await auditEverywhere(encode(typo), "dag");
       expect(outcome).toMatchObject({
