@@ -18,7 +18,8 @@ const HELP = `Usage: statefold watch REDIS_URL [--queue Q] [--model NAME] [--dag
                       [--max-deliveries N] [--drain] [--quiet]
 
 Audits live journals as their runtimes append them to Redis: each journal announced on the queue's
-live stream is taken by one watcher, which audits what was appended since its last checkpoint and
+live stream is taken by one watcher, which audits it against its model (dag, operations or
+executive: its header's or --model's) — what was appended since its last checkpoint — and
 commits the checkpoint with any new finding — each rule's first breach, published once as it
 happens — and at the journal's end publishes its verdict (statefold results --findings). A
 watcher that dies is replaced, after --lease seconds, by another that resumes from the last

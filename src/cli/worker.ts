@@ -26,7 +26,8 @@ const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [-
                        [--dag FILE] [--strict] [--lease S] [--snapshot-every BYTES]
                        [--snapshot-dir DIR] [--max-deliveries N] [--drain] [--quiet]
 
-Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does, and
+Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does —
+against its model, dag, operations or executive, the one its header names or --model — and
 publishes its verdict (statefold results) in the same atomic step that acknowledges the job.
 Every --snapshot-every bytes the audit's snapshot is committed under the job, fenced by the
 lease's epoch: a worker that lost its job commits nothing. A job whose worker is silent for

@@ -44,6 +44,10 @@ describe("statefold --help", () => {
       "gate",
       "gen",
       "executive",
+      "enqueue",
+      "worker",
+      "results",
+      "watch",
       "explore",
     ]);
     expect(new Set(rows.map((row) => row.summaryColumn)).size).toBe(1);
