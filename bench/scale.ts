@@ -2,7 +2,7 @@
  * The scale-out row (docs/scale-out.md, "Throughput"): the same generated journals audited by
  * `statefold worker` — 1, 2 and 4 workers against a local redis-server, from `enqueue` to the
  * last verdict published — beside `statefold audit --jobs 1, 2, 4`, as journals/s and MB/s of
- * wall time. Run once, on a machine as quiet as it gets: `npm run build:ts && node dist/bench/scale.js`.
+ * wall time. Run once, on a machine as quiet as it gets: `npm run bench:scale`.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
@@ -12,7 +12,7 @@ import { join } from "node:path";
 
 const BIN = join(import.meta.dirname, "../src/cli/main.js");
 const JOURNALS = 24;
-const EVENTS_PER_JOURNAL = 25_000;
+const EVENTS_PER_JOURNAL = 100_000;
 const COUNTS = [1, 2, 4];
 
 function statefold(args: readonly string[]): ChildProcess {
