@@ -1,16 +1,9 @@
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
-import { secondsFlag } from "../scale/flags.js";
+import { oneRedisUrl, secondsFlag } from "../scale/flags.js";
 import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
 import { runWatcher } from "../scale/watch-loop.js";
-import {
-  type CliOutput,
-  type Command,
-  ExitCode,
-  oneOf,
-  parseCommand,
-  UsageError,
-} from "./command.js";
+import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
@@ -56,13 +49,7 @@ async function runWatch(args: readonly string[], output: CliOutput): Promise<num
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
-  const [redisUrl, ...extra] = positionals;
-  if (redisUrl === undefined || extra.length > 0) {
-    throw new UsageError(
-      `watch takes one REDIS_URL, found ${positionals.length} arguments`,
-      "watch",
-    );
-  }
+  const redisUrl = oneRedisUrl("watch", positionals);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("watch", "--model", values.model, MODEL_NAMES);
   const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);

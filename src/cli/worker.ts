@@ -1,6 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
-import { bytesFlag, secondsFlag } from "../scale/flags.js";
+import { bytesFlag, oneRedisUrl, secondsFlag } from "../scale/flags.js";
 import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
 import {
@@ -10,14 +10,7 @@ import {
   type WorkerReport,
 } from "../scale/worker-loop.js";
 import { formatBytes } from "../text/format-units.js";
-import {
-  type CliOutput,
-  type Command,
-  ExitCode,
-  oneOf,
-  parseCommand,
-  UsageError,
-} from "./command.js";
+import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
@@ -81,13 +74,7 @@ async function runWorkerCommand(args: readonly string[], output: CliOutput): Pro
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
-  const [redisUrl, ...extra] = positionals;
-  if (redisUrl === undefined || extra.length > 0) {
-    throw new UsageError(
-      `worker takes one REDIS_URL, found ${positionals.length} arguments`,
-      "worker",
-    );
-  }
+  const redisUrl = oneRedisUrl("worker", positionals);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("worker", "--model", values.model, MODEL_NAMES);
   const options: WorkerOptions = {

@@ -1,5 +1,16 @@
-/** The scale-out commands' flags that take a duration or a size, parsed strictly. */
+/** The scale-out commands' arguments: the Redis URL, and flags that take a duration or a size, parsed strictly. */
 import { UsageError } from "../cli/command.js";
+import { plural } from "../text/format-units.js";
+
+/** The one positional argument of `worker` and `watch`: the Redis to serve. */
+export function oneRedisUrl(command: string, positionals: readonly string[]): string {
+  const [redisUrl, ...extra] = positionals;
+  if (redisUrl !== undefined && extra.length === 0) return redisUrl;
+  throw new UsageError(
+    `${command} takes one REDIS_URL, found ${plural(positionals.length, "argument")}`,
+    command,
+  );
+}
 
 /** Seconds, a decimal number > 0 (`--lease 1.5`), as milliseconds. */
 export function secondsFlag(command: string, flag: string, value: string): number {
