@@ -10,20 +10,20 @@
  * journal's model.
  */
 
+import { type EncodedEvents, encodeEvents, foldEncoded } from "../bindings/dag/fold-records.js";
+import { nodeIdsOf } from "../bindings/dag/header-dag.js";
+import { packDag } from "../bindings/dag/pack-dag.js";
+import { readReport } from "../bindings/dag/read-report.js";
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
-import { type EncodedEvents, encodeEvents, foldEncoded } from "../bindings/fold-records.js";
-import { nodeIdsOf } from "../bindings/header-dag.js";
 import { loadEngine } from "../bindings/index.js";
 import { instantiateKernel } from "../bindings/kernel.js";
 import { loadOperationsEngine } from "../bindings/operations/index.js";
-import { packDag } from "../bindings/pack-dag.js";
-import { readReport } from "../bindings/read-report.js";
 import { referenceEngine } from "../src/engine.js";
-import { referenceExecutiveEngine } from "../src/executive-engine.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
 import type { Status } from "../src/models/dag/state.js";
+import { referenceExecutiveEngine } from "../src/models/executive/engine.js";
+import { referenceOperationsEngine } from "../src/models/operations/engine.js";
 import type { ModelName, ModelReport } from "../src/models/registry.js";
-import { referenceOperationsEngine } from "../src/operations-engine.js";
 import { JsAuditor } from "./js-auditor/index.js";
 import { parseOnly } from "./parse-only.js";
 import { readParsedJournal } from "./parsed-journal.js";

@@ -6,7 +6,7 @@ import { createWriteStream, existsSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CampaignOptions, campaignLines } from "../src/generate/campaign.js";
+import { type CampaignOptions, campaignLines } from "../src/generate/dag/campaign.js";
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../src/generate/executive/journal.js";
 import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
 import { operationsJournalChunks } from "../src/generate/operations/journal.js";

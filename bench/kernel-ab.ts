@@ -12,7 +12,7 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadEngine } from "../bindings/engine.js";
+import { loadEngine } from "../bindings/dag/engine.js";
 import { loadExecutiveEngine } from "../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../bindings/operations/engine.js";
 import { compareKernels, type KernelAudit } from "./compare-kernels.js";

@@ -3,7 +3,7 @@
  *
  * `dag`: three scales of the same realistic mix — the fields real runtimes add (`seq`, `ts`,
  * `run`, `agent`, `checker`, `ms`), about one event in a thousand an illegal one
- * (src/generate/campaign.ts: re-dispatches, bogus gate results, late widens, surface shrinks),
+ * (src/generate/dag/campaign.ts: re-dispatches, bogus gate results, late widens, surface shrinks),
  * surfaces of up to 16 paths — over DAGs of 10, 10³ and 10⁵ nodes. Each campaign's pass rate is
  * low enough that it is still running when the journal reaches its size (a run checks that every
  * journal has exactly its events): `nodes / events` for the 10-node DAG, whose ten geometric task
@@ -26,7 +26,7 @@
  * 10⁷ scale: a plan cannot grow past its bound, so its run would be ten ticks a step, and the
  * reference holds the whole journal in memory.
  */
-import type { CampaignOptions } from "../src/generate/campaign.js";
+import type { CampaignOptions } from "../src/generate/dag/campaign.js";
 import {
   EXECUTIVE_FAULT_KINDS,
   type ExecutiveFaultKind,

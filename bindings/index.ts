@@ -11,12 +11,17 @@ import {
   describeValue,
 } from "../src/engine-arguments.js";
 import { MODEL_NAMES, type ModelName } from "../src/models/registry.js";
-import { type LoadEngineOptions, loadEngine as loadDagEngine, type WasmEngine } from "./engine.js";
+import {
+  type LoadEngineOptions,
+  loadEngine as loadDagEngine,
+  type WasmEngine,
+} from "./dag/engine.js";
 import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
 import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
 
 export type { AuditBytesOptions, Engine, EngineName, JournalBytes } from "../src/engine.js";
-export type { LoadEngineOptions, WasmEngine } from "./engine.js";
+export type { LoadEngineOptions, WasmEngine } from "./dag/engine.js";
+export type { AuditorOptions, JournalAuditor } from "./dag/jsonl-session.js";
 export type {
   ExecutiveAuditorOptions,
   ExecutiveJournalAuditor,
@@ -24,7 +29,6 @@ export type {
   LoadExecutiveEngineOptions,
   WasmExecutiveEngine,
 } from "./executive/index.js";
-export type { AuditorOptions, JournalAuditor } from "./jsonl-session.js";
 
 import type { KernelFlavour } from "./kernel.js";
 

@@ -19,8 +19,8 @@ import {
   optionsArgument,
 } from "./engine-arguments.js";
 import { concatBytes } from "./journal/bytes.js";
-import { chooseDag, type GivenDag } from "./journal/choose-dag.js";
 import { chooseModel } from "./journal/choose-model.js";
+import { chooseDag, type GivenDag } from "./journal/dag/choose-dag.js";
 import { readJsonlJournal } from "./journal/jsonl.js";
 import { audit } from "./models/dag/audit.js";
 import type { Dag } from "./models/dag/dag.js";

@@ -1,4 +1,6 @@
 /** The package entry: both engines behind one interface, the reference model, and the readers. */
+
+export type { AuditorOptions, JournalAuditor } from "../bindings/dag/jsonl-session.js";
 export {
   type ExecutiveAuditorOptions,
   type ExecutiveJournalAuditor,
@@ -12,7 +14,6 @@ export {
   type WasmExecutiveEngine,
   type WasmOperationsEngine,
 } from "../bindings/index.js";
-export type { AuditorOptions, JournalAuditor } from "../bindings/jsonl-session.js";
 export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
 export type { JournalDigests } from "./digest/journal-digests.js";
 export {
@@ -23,11 +24,6 @@ export {
   referenceEngine,
 } from "./engine.js";
 export { ArgumentError } from "./engine-arguments.js";
-export {
-  type ExecutiveAuditOptions,
-  type ExecutiveEngine,
-  referenceExecutiveEngine,
-} from "./executive-engine.js";
 export {
   assertConformant,
   type GateRule,
@@ -40,11 +36,16 @@ export { readJsonlJournal } from "./journal/jsonl.js";
 export { type HashedJournal, readFileHashed, resumableFile } from "./journal/read-descriptor.js";
 export type { HashedPrefix, ResumableFile, SkippedPrefix } from "./journal/resumable-file.js";
 export * from "./models/dag/index.js";
+export {
+  type ExecutiveAuditOptions,
+  type ExecutiveEngine,
+  referenceExecutiveEngine,
+} from "./models/executive/engine.js";
 export * as executive from "./models/executive/index.js";
 export * from "./models/journal-source.js";
-export * as operations from "./models/operations/index.js";
 export {
   type OperationsAuditOptions,
   type OperationsEngine,
   referenceOperationsEngine,
-} from "./operations-engine.js";
+} from "./models/operations/engine.js";
+export * as operations from "./models/operations/index.js";

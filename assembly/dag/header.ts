@@ -1,6 +1,6 @@
 /**
  * A `dag` journal's header read in the kernel (the reference reads it in src/journal/jsonl.ts and
- * src/journal/dag-file.ts): the DAG built straight into the kernel's columns (dag.ts) from the
+ * src/journal/dag/dag-file.ts): the DAG built straight into the kernel's columns (dag.ts) from the
  * header line ../header.ts validated — a 10⁵-node header is megabytes of JSON that the host would
  * otherwise parse into objects, check and pack.
  *

@@ -16,7 +16,7 @@ import {
   type JournalBytes,
   UNNAMED_JOURNAL,
 } from "../../src/engine.js";
-import { chooseDag } from "../../src/journal/choose-dag.js";
+import { chooseDag } from "../../src/journal/dag/choose-dag.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { missingHeader } from "../../src/journal/missing-header.js";
 import type { Dag } from "../../src/models/dag/dag.js";

@@ -19,14 +19,14 @@ import {
   resumeJournalArgument,
   snapshotArgument,
 } from "../../src/engine-arguments.js";
-import type { ExecutiveAuditOptions, ExecutiveEngine } from "../../src/executive-engine.js";
-import { executiveRunOf } from "../../src/executive-engine.js";
 import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import { missingHeader } from "../../src/journal/missing-header.js";
 import type { ExecutiveReport } from "../../src/models/executive/audit.js";
+import type { ExecutiveAuditOptions, ExecutiveEngine } from "../../src/models/executive/engine.js";
+import { executiveRunOf } from "../../src/models/executive/engine.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import type { ResumeJournal } from "../prefix-hash.js";

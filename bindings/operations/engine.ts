@@ -18,8 +18,11 @@ import {
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import type {
+  OperationsAuditOptions,
+  OperationsEngine,
+} from "../../src/models/operations/engine.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
-import type { OperationsAuditOptions, OperationsEngine } from "../../src/operations-engine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
 import type { ResumeJournal } from "../prefix-hash.js";
 import type { OperationsSnapshotBody } from "../snapshot-format.js";

@@ -10,7 +10,6 @@ import type { WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import type { WasmOperationsEngine } from "../../bindings/operations/index.js";
 import { type Engine, type EngineName, referenceEngine } from "../engine.js";
-import type { ExecutiveEngine } from "../executive-engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import {
@@ -22,8 +21,9 @@ import {
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
+import type { ExecutiveEngine } from "../models/executive/engine.js";
+import type { OperationsEngine } from "../models/operations/engine.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
-import type { OperationsEngine } from "../operations-engine.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];
@@ -196,7 +196,7 @@ let wasmExecutiveEngine: Promise<WasmExecutiveEngine> | undefined;
 
 export async function executiveEngineNamed(name: EngineName): Promise<ExecutiveEngine> {
   if (name === "reference")
-    return (await import("../executive-engine.js")).referenceExecutiveEngine;
+    return (await import("../models/executive/engine.js")).referenceExecutiveEngine;
   return executiveKernel();
 }
 
@@ -212,7 +212,7 @@ let wasmOperationsEngine: Promise<WasmOperationsEngine> | undefined;
 
 async function operationsEngineNamed(name: EngineName): Promise<OperationsEngine> {
   if (name === "reference") {
-    return (await import("../operations-engine.js")).referenceOperationsEngine;
+    return (await import("../models/operations/engine.js")).referenceOperationsEngine;
   }
   return operationsKernel();
 }

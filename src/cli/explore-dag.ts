@@ -2,7 +2,7 @@
  * `statefold explore --model dag` (docs/explore.md, "The dag model"): the exploration, its
  * findings shrunk, the fault matrix and the mutants.
  */
-import type { WasmEngine } from "../../bindings/engine.js";
+import type { WasmEngine } from "../../bindings/dag/engine.js";
 import { ENGINES_DIFFER, rulesByRecord, shrinkFailure } from "../explore/dag/counterexample.js";
 import { dagsUpTo } from "../explore/dag/dags.js";
 import { checkRestarts, FAULT_CLASSES, injectFaults, journalBytes } from "../explore/dag/faults.js";

@@ -1,7 +1,7 @@
 /**
  * The numbers behind an `operations` journal's findings that its report does not carry — the
  * retry ladder's sum, the classification's step and class — for the text output, which says them
- * as the HTML report does (src/report/operations-view.ts gathers them by folding the records up
+ * as the HTML report does (src/report/operations/view.ts gathers them by folding the records up
  * to the last listed finding). The journal is read again only when a listed finding has such
  * numbers, and only when it is a file within the size the HTML report reads whole; otherwise the
  * text says what the report says. The operations model's fold is loaded only for such a journal
@@ -9,7 +9,7 @@
  */
 import { statSync } from "node:fs";
 import { JournalError, readAnyJournalFile } from "../journal/index.js";
-import { numbersSentence } from "../report/operations-wording.js";
+import { numbersSentence } from "../report/operations/wording.js";
 import { tooLargeForContext } from "../report/verdicts-only-view.js";
 import type { AuditedJournal } from "./engine.js";
 
@@ -22,7 +22,7 @@ const NONE: FindingNumbers = new Map();
 export async function findingNumbersOf({ file, report }: AuditedJournal): Promise<FindingNumbers> {
   if (report.model !== "operations") return NONE;
   const { buildOperationsView, REASONS_WITH_NUMBERS } = await import(
-    "../report/operations-view.js"
+    "../report/operations/view.js"
   );
   if (!report.legality.first.some((entry) => REASONS_WITH_NUMBERS.has(entry.reason))) return NONE;
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;

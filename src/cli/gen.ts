@@ -1,12 +1,13 @@
-import type { CampaignOptions } from "../generate/campaign.js";
+import type { CampaignOptions } from "../generate/dag/campaign.js";
+import { FAULT_DESCRIPTIONS, FAULT_KINDS, type FaultKind } from "../generate/dag/fault-kinds.js";
+import { FaultPlacementError, type FaultRequest } from "../generate/dag/faults.js";
+import { syntheticJournal } from "../generate/dag/synthetic-journal.js";
 import {
   EXECUTIVE_FAULT_DESCRIPTIONS,
   EXECUTIVE_FAULT_KINDS,
   type ExecutiveFaultRequest,
   executiveJournal,
 } from "../generate/executive/journal.js";
-import { FAULT_DESCRIPTIONS, FAULT_KINDS, type FaultKind } from "../generate/fault-kinds.js";
-import { FaultPlacementError, type FaultRequest } from "../generate/faults.js";
 import {
   OPERATIONS_FAULT_DESCRIPTIONS,
   OPERATIONS_FAULT_KINDS,
@@ -18,7 +19,6 @@ import {
   type OperationsFaultRequest,
   operationsJournalByteChunks,
 } from "../generate/operations/journal.js";
-import { syntheticJournal } from "../generate/synthetic-journal.js";
 import {
   type CliOutput,
   type Command,

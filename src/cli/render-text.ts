@@ -8,14 +8,14 @@ import type { ExecutiveReport } from "../models/executive/audit.js";
 import { EXECUTIVE_RULE_NAMES } from "../models/executive/rules.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
-import { executiveFinal, mismatchText, WHY_EXECUTIVE } from "../report/executive-wording.js";
+import { executiveFinal, mismatchText, WHY_EXECUTIVE } from "../report/executive/wording.js";
 import {
   brokenRules,
   operationsFinal,
   reasonOfBreach,
   subjectText,
   WHY_REASON,
-} from "../report/operations-wording.js";
+} from "../report/operations/wording.js";
 import { passes } from "../report/verdict.js";
 import {
   eventLocation as at,

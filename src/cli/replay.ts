@@ -153,7 +153,7 @@ async function replayExecutive(
   output: CliOutput,
 ): Promise<FoldStop | null> {
   const [{ executiveRunOf }, { replayObservations }] = await Promise.all([
-    import("../executive-engine.js"),
+    import("../models/executive/engine.js"),
     import("../models/executive/audit.js"),
   ]);
   const run = executiveRunOf(journal.header, journal.file);

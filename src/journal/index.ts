@@ -9,15 +9,15 @@ import type { ExecutiveRun } from "../models/executive/audit.js";
 import { readParsedSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
-import { chooseDag } from "./choose-dag.js";
 import { chooseModel } from "./choose-model.js";
-import { parseDagFile } from "./dag-file.js";
+import { chooseDag } from "./dag/choose-dag.js";
+import { parseDagFile } from "./dag/dag-file.js";
+import { readLispExprJournal } from "./dag/lisp-expr.js";
 import { JournalError } from "./errors.js";
 import type { Journal, JournalHeader } from "./journal.js";
 import { parseJsonFile } from "./json-file.js";
 import { describeJsonPath } from "./json-value-error.js";
 import { readJsonlHeader, readJsonlJournal } from "./jsonl.js";
-import { readLispExprJournal } from "./lisp-expr.js";
 import { readFileBytes } from "./read-file-bytes.js";
 
 export { JournalError } from "./errors.js";

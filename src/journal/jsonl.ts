@@ -27,7 +27,7 @@ import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
 import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
 import { sameBytes } from "./bytes.js";
-import { dagFromJson } from "./dag-file.js";
+import { dagFromJson } from "./dag/dag-file.js";
 import type { Journal, JournalHeader } from "./journal.js";
 import {
   describeJsonPath,

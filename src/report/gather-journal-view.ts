@@ -12,13 +12,13 @@
  * come from the streaming audit, whatever the size.
  */
 import { statSync } from "node:fs";
-import { executiveRunOf } from "../executive-engine.js";
 import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
+import { executiveRunOf } from "../models/executive/engine.js";
 import type { ModelReport } from "../models/registry.js";
-import { buildJournalView, linesToQuote, type Replayer } from "./build-journal-view.js";
-import { buildExecutiveView } from "./executive-view.js";
-import { buildOperationsView, operationsLinesToQuote } from "./operations-view.js";
+import { buildJournalView, linesToQuote, type Replayer } from "./dag/build-journal-view.js";
+import { buildExecutiveView } from "./executive/view.js";
+import { buildOperationsView, operationsLinesToQuote } from "./operations/view.js";
 import { quoteLines } from "./quote-lines.js";
 import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
 import type { JournalView } from "./views.js";

@@ -8,8 +8,8 @@
  * it belonging to the line end. A `.lisp-expr` entry's line is the one it starts on, which is
  * what is quoted of it.
  */
-import type { QuotedLine } from "./journal-view.js";
-import { QUOTED_LINE_BYTES_MAX } from "./journal-view.js";
+import type { QuotedLine } from "./dag/journal-view.js";
+import { QUOTED_LINE_BYTES_MAX } from "./dag/journal-view.js";
 
 const LF = 0x0a;
 const CR = 0x0d;

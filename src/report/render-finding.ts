@@ -6,7 +6,6 @@
 
 import type { Deposit } from "../models/dag/state.js";
 import { formatCount, nounFor, plural } from "../text/format-units.js";
-import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import type {
   BrokenRule,
   EventFinding,
@@ -17,7 +16,8 @@ import type {
   SurfaceView,
   TamperFinding,
   TornTailFinding,
-} from "./journal-view.js";
+} from "./dag/journal-view.js";
+import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
 import {
   illegalMeaning,
   integrityConsequence,

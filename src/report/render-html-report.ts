@@ -9,16 +9,16 @@
 import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
 import type { ModelReport } from "../models/registry.js";
 import { formatCount, plural } from "../text/format-units.js";
+import type { DagJournalView, DagView, Finding } from "./dag/journal-view.js";
+import { renderDag, renderStatusLegend } from "./dag/render-dag.js";
 import { escapeHtml, escapeQuotedId } from "./escape-html.js";
-import type { ExecutiveJournalView } from "./executive-view.js";
-import { executiveFinal } from "./executive-wording.js";
-import type { DagJournalView, DagView, Finding } from "./journal-view.js";
-import type { OperationsJournalView } from "./operations-view.js";
-import { operationsFinal } from "./operations-wording.js";
-import { renderDag, renderStatusLegend } from "./render-dag.js";
-import { renderExecutiveBody } from "./render-executive-journal.js";
+import { renderExecutiveBody } from "./executive/render-journal.js";
+import type { ExecutiveJournalView } from "./executive/view.js";
+import { executiveFinal } from "./executive/wording.js";
+import { renderOperationsBody } from "./operations/render-journal.js";
+import type { OperationsJournalView } from "./operations/view.js";
+import { operationsFinal } from "./operations/wording.js";
 import { renderFinding } from "./render-finding.js";
-import { renderOperationsBody } from "./render-operations-journal.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
 import {

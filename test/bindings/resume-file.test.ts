@@ -13,7 +13,7 @@ import { loadEngine } from "../../bindings/index.js";
 import { loadOperationsEngine } from "../../bindings/operations/index.js";
 import type { ResumeJournal } from "../../bindings/prefix-hash.js";
 import { decodeSnapshot } from "../../bindings/snapshot-format.js";
-import { campaignLines } from "../../src/generate/campaign.js";
+import { campaignLines } from "../../src/generate/dag/campaign.js";
 import { executiveJournal } from "../../src/generate/executive/journal.js";
 import { operationsJournal } from "../../src/generate/operations/journal.js";
 import { resumableFile } from "../../src/journal/read-descriptor.js";

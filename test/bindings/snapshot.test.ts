@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { STATUSES } from "../../bindings/codes.js";
+import { STATUSES } from "../../bindings/dag/codes.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import {
   type DagSnapshotBody,

@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
+import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { formatCount } from "../../src/text/format-units.js";
 import {

@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadEngine } from "../../bindings/engine.js";
+import { loadEngine } from "../../bindings/dag/engine.js";
 import { loadExecutiveEngine } from "../../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../../bindings/operations/engine.js";
 import { decodeSnapshot } from "../../bindings/snapshot-format.js";

@@ -8,13 +8,13 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "../../src/cli/run-cli.js";
+import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
 import { OPERATIONS_FAULT_KINDS } from "../../src/generate/operations/fault-kinds.js";
 import {
   type InjectedOperationsFault,
   type OperationsJournalOptions,
   operationsJournal,
 } from "../../src/generate/operations/journal.js";
-import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import { audit, type OperationsReport } from "../../src/models/operations/index.js";
 import { testTempDir } from "../support/temp-dirs.js";
 

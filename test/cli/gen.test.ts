@@ -1,11 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FAULT_KINDS } from "../../src/generate/dag/fault-kinds.js";
+import type { InjectedFault } from "../../src/generate/dag/faults.js";
+import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
 import { EXECUTIVE_FAULT_KINDS } from "../../src/generate/executive/journal.js";
-import { FAULT_KINDS } from "../../src/generate/fault-kinds.js";
-import type { InjectedFault } from "../../src/generate/faults.js";
 import { OPERATIONS_FAULT_KINDS } from "../../src/generate/operations/fault-kinds.js";
-import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 import {

@@ -6,14 +6,14 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
-import { FAULT_KINDS, type FaultKind } from "../../src/generate/fault-kinds.js";
+import { FAULT_KINDS, type FaultKind } from "../../src/generate/dag/fault-kinds.js";
 import {
   FaultPlacementError,
   type FaultRequest,
   type InjectedFault,
-} from "../../src/generate/faults.js";
+} from "../../src/generate/dag/faults.js";
+import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
 import { Random } from "../../src/generate/random.js";
-import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 import { statefold, tempFiles } from "./cli-process.js";

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
-import { referenceExecutiveEngine } from "../../src/executive-engine.js";
+import { referenceExecutiveEngine } from "../../src/models/executive/engine.js";
 import { referenceExecutive } from "../../src/models/executive/index.js";
 import { FLAVOURS } from "../support/engines.js";
 import {

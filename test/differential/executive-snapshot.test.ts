@@ -13,8 +13,8 @@ import {
   type ExecutiveSnapshotBody,
   encodeSnapshot,
 } from "../../bindings/snapshot-format.js";
-import { referenceExecutiveEngine } from "../../src/executive-engine.js";
 import { JournalError } from "../../src/journal/errors.js";
+import { referenceExecutiveEngine } from "../../src/models/executive/engine.js";
 import { readSpec } from "../../src/models/executive/index.js";
 import { FLAVOURS } from "../support/engines.js";
 import {

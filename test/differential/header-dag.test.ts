@@ -7,10 +7,10 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { KernelHeaderDag } from "../../bindings/header-dag.js";
+import { KernelHeaderDag } from "../../bindings/dag/header-dag.js";
+import { KernelHost } from "../../bindings/dag/kernel-host.js";
 import { type KernelFlavour, loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { instantiateKernel } from "../../bindings/kernel.js";
-import { KernelHost } from "../../bindings/kernel-host.js";
 import { referenceEngine } from "../../src/engine.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { readJsonlHeader, readJsonlHeaderModel } from "../../src/journal/jsonl.js";

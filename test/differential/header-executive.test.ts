@@ -15,8 +15,8 @@ import {
   instantiateExecutiveKernel,
 } from "../../bindings/executive/kernel.js";
 import { packSpec } from "../../bindings/executive/pack-spec.js";
-import { executiveRunOf, referenceExecutiveEngine } from "../../src/executive-engine.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import { executiveRunOf, referenceExecutiveEngine } from "../../src/models/executive/engine.js";
 import { encode } from "../support/bytes.js";
 import { FLAVOURS } from "../support/engines.js";
 import type { StepSpec } from "../support/executive-arbitraries.js";

@@ -11,8 +11,8 @@ import {
   loadOperationsEngine,
   type WasmOperationsEngine,
 } from "../../bindings/operations/index.js";
-import { referenceExecutiveEngine } from "../../src/executive-engine.js";
-import { referenceOperationsEngine } from "../../src/operations-engine.js";
+import { referenceExecutiveEngine } from "../../src/models/executive/engine.js";
+import { referenceOperationsEngine } from "../../src/models/operations/engine.js";
 import { encode } from "../support/bytes.js";
 import { FLAVOURS } from "../support/engines.js";
 import { asyncOutcomeOf } from "../support/outcome.js";

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { referenceEngine } from "../../src/engine.js";
-import { type CampaignOptions, campaignLines } from "../../src/generate/campaign.js";
+import { type CampaignOptions, campaignLines } from "../../src/generate/dag/campaign.js";
 
 const journalOf = (options: CampaignOptions) =>
   new TextEncoder().encode(`${[...campaignLines(options)].join("\n")}\n`);

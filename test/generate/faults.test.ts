@@ -1,19 +1,19 @@
 /**
- * Fault injection (src/generate/faults.ts through syntheticJournal): deterministic per seed, and
+ * Fault injection (src/generate/dag/faults.ts through syntheticJournal): deterministic per seed, and
  * every fault is exactly what an audit finds — at its line, with its reason, on both engines.
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
-import { type CampaignOptions, campaignLines } from "../../src/generate/campaign.js";
-import { FAULT_KINDS, type FaultKind } from "../../src/generate/fault-kinds.js";
+import { type CampaignOptions, campaignLines } from "../../src/generate/dag/campaign.js";
+import { FAULT_KINDS, type FaultKind } from "../../src/generate/dag/fault-kinds.js";
 import {
   FaultPlacementError,
   type FaultRequest,
   type InjectedFault,
-} from "../../src/generate/faults.js";
-import { syntheticJournal } from "../../src/generate/synthetic-journal.js";
+} from "../../src/generate/dag/faults.js";
+import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 
 function generate(campaign: CampaignOptions, faults: readonly FaultRequest[] = []) {

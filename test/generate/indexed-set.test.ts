@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { IndexedSet } from "../../src/generate/indexed-set.js";
+import { IndexedSet } from "../../src/generate/dag/indexed-set.js";
 import { Random } from "../../src/generate/random.js";
 
 describe("IndexedSet", () => {

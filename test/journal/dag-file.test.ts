@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dagFromJson, parseDagFile } from "../../src/journal/dag-file.js";
+import { dagFromJson, parseDagFile } from "../../src/journal/dag/dag-file.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { encode } from "../support/bytes.js";
 import { errorThrownBy } from "../support/outcome.js";

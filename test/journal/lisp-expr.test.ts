@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { readLispExprJournal } from "../../src/journal/dag/lisp-expr.js";
+import { readSexprs } from "../../src/journal/dag/sexpr.js";
 import { JournalError } from "../../src/journal/errors.js";
-import { readLispExprJournal } from "../../src/journal/lisp-expr.js";
 import { LISP_EXPR_MISSING_HEADER } from "../../src/journal/missing-header.js";
-import { readSexprs } from "../../src/journal/sexpr.js";
 import { audit, makeDag } from "../../src/models/dag/index.js";
 import { UnparseableLine } from "../../src/models/journal-source.js";
 import { encode } from "../support/bytes.js";

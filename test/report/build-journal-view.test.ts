@@ -4,14 +4,14 @@ import { loadEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/engine.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { audit, type Dag, dagLayers, type NodeState, replay } from "../../src/models/dag/index.js";
-import { buildJournalView, linesToQuote } from "../../src/report/build-journal-view.js";
+import { buildJournalView, linesToQuote } from "../../src/report/dag/build-journal-view.js";
 import {
   type EventFinding,
   type JournalContext,
   LAYER_ROWS_MAX,
   type QuotedLine,
-} from "../../src/report/journal-view.js";
-import { viewOfNodeState } from "../../src/report/node-state-view.js";
+} from "../../src/report/dag/journal-view.js";
+import { viewOfNodeState } from "../../src/report/dag/node-state-view.js";
 import { dagWithRawLogArbitrary } from "../support/arbitraries.js";
 import { dagOf } from "../support/fixtures.js";
 

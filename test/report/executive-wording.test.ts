@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { auditExecutive } from "../../src/models/executive/audit.js";
-import { executiveBreachText } from "../../src/report/executive-wording.js";
+import { executiveBreachText } from "../../src/report/executive/wording.js";
 import { statefoldInProcess } from "../cli/cli-process.js";
 
 const SPEC = { task: "t", plan: { steps: [{ id: "a", deps: [], effect: "model" }] } };

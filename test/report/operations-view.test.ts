@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { audit } from "../../src/models/operations/index.js";
-import { buildOperationsView } from "../../src/report/operations-view.js";
-import { ladderSentence } from "../../src/report/operations-wording.js";
+import { buildOperationsView } from "../../src/report/operations/view.js";
+import { ladderSentence } from "../../src/report/operations/wording.js";
 import { renderHtmlReport } from "../../src/report/render-html-report.js";
 import { verdictsOnlyView } from "../../src/report/verdicts-only-view.js";
 import { parseJournal } from "../support/operations-arbitraries.js";

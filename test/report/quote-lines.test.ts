@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { QUOTED_LINE_BYTES_MAX } from "../../src/report/journal-view.js";
+import { QUOTED_LINE_BYTES_MAX } from "../../src/report/dag/journal-view.js";
 import { quoteLines } from "../../src/report/quote-lines.js";
 import { encode } from "../support/bytes.js";
 

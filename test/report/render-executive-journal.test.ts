@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { auditExecutive } from "../../src/models/executive/audit.js";
-import { buildExecutiveView } from "../../src/report/executive-view.js";
-import { renderExecutiveBody } from "../../src/report/render-executive-journal.js";
+import { renderExecutiveBody } from "../../src/report/executive/render-journal.js";
+import { buildExecutiveView } from "../../src/report/executive/view.js";
 
 const SPEC = { task: "t", plan: { steps: [{ id: "a", deps: [], effect: "model" }] } };
 const BUDGET = {

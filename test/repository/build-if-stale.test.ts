@@ -22,7 +22,7 @@ const SOURCES = {
   }),
   "asconfig.json": JSON.stringify({ targets: { scalar: { outFile: "build/kernel.wasm" } } }),
   "tsconfig.build.json": JSON.stringify({ include: ["src"] }),
-  "assembly/index.ts": "export const a = 1;\n",
+  "assembly/dag/index.ts": "export const a = 1;\n",
   "src/cli/main.ts": "export {};\n",
 };
 const OUTPUTS = ["dist/build/kernel.wasm", "dist/src/cli/main.js"];
@@ -82,7 +82,7 @@ describe("scripts/build-if-stale.mjs", () => {
 
   it("builds everything when a kernel source is newer than a kernel", () => {
     const folder = project(OUTPUTS);
-    utimesSync(join(folder, "assembly/index.ts"), 3_000, 3_000);
+    utimesSync(join(folder, "assembly/dag/index.ts"), 3_000, 3_000);
     expect(buildIfStale(folder).built).toEqual(["build"]);
   });
 

@@ -1,11 +1,11 @@
 /**
  * The report an audit must give on a generated journal, from the faults injected into it
- * (src/generate/faults.ts): a campaign is strictly conformant, and each fault is the only thing
+ * (src/generate/dag/faults.ts): a campaign is strictly conformant, and each fault is the only thing
  * wrong at its line. The first unknown node or malformed line stops the fold, so the faults after
  * it are not judged; a torn tail is reported whatever came before.
  */
 import { expect } from "vitest";
-import type { InjectedFault } from "../../src/generate/faults.js";
+import type { InjectedFault } from "../../src/generate/dag/faults.js";
 import type { Report } from "../../src/models/dag/report.js";
 
 const STOPS = new Set(["unknown-node", "malformed-event"]);

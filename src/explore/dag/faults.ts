@@ -5,7 +5,7 @@
  * check on the WebAssembly engine. A mutant still strictly conformant is masked (a repeated
  * widen, say).
  */
-import type { WasmEngine } from "../../../bindings/engine.js";
+import type { WasmEngine } from "../../../bindings/dag/engine.js";
 import { readJsonlJournal } from "../../journal/jsonl.js";
 import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";

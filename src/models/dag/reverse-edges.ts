@@ -1,6 +1,6 @@
 /**
  * A DAG's edges turned around: for each node its dependents, deduplicated, in flat arrays — what
- * the Kahn schedule (dag.ts) and the kernel's packed DAG (bindings/pack-dag.ts) both walk. Kept
+ * the Kahn schedule (dag.ts) and the kernel's packed DAG (bindings/dag/pack-dag.ts) both walk. Kept
  * out of the package's exports: the arrays are shared, so nothing outside may write to them.
  */
 export interface ReverseEdges {
