@@ -18,8 +18,8 @@ import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/execu
 import { loadEngine } from "../bindings/index.js";
 import { instantiateKernel } from "../bindings/kernel.js";
 import { loadOperationsEngine } from "../bindings/operations/index.js";
-import { referenceEngine } from "../src/engine.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
+import { referenceEngine } from "../src/models/dag/engine.js";
 import type { Status } from "../src/models/dag/state.js";
 import { referenceExecutiveEngine } from "../src/models/executive/engine.js";
 import { referenceOperationsEngine } from "../src/models/operations/engine.js";

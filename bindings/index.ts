@@ -19,7 +19,8 @@ import {
 import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
 import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
 
-export type { AuditBytesOptions, Engine, EngineName, JournalBytes } from "../src/engine.js";
+export type { EngineName, JournalBytes } from "../src/engine.js";
+export type { AuditBytesOptions, Engine } from "../src/models/dag/engine.js";
 export type { LoadEngineOptions, WasmEngine } from "./dag/engine.js";
 export type { AuditorOptions, JournalAuditor } from "./dag/jsonl-session.js";
 export type {

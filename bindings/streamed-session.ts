@@ -7,24 +7,23 @@
  * snapshot body holds and how it is restored, and how its report is read.
  */
 import { sha256 } from "../src/digest/sha256.js";
-import { UNNAMED_JOURNAL } from "../src/engine.js";
+import { type ResumeJournal, UNNAMED_JOURNAL } from "../src/engine.js";
 import { checkWrittenChunk } from "../src/engine-arguments.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import {
   type PrefixDigest,
   prefixDigest,
-  type ResumeJournal,
   resumeAfterPrefix,
   type SnapshotOptions,
-} from "./prefix-hash.js";
+} from "../src/prefix-hash.js";
 import {
   decodeSnapshot,
   encodeSnapshot,
   type SnapshotBody,
   type SnapshotPrefix,
   snapshotOfModel,
-} from "./snapshot-format.js";
+} from "../src/snapshot-format.js";
 
 /** What a model's kernel exports for a streamed JSONL journal (assembly/jsonl.ts and its audit). */
 export interface StreamingKernel {

@@ -1,125 +1,74 @@
 /**
- * The engine is a parameter of one API, not a second API: the reference model and the WASM kernel
- * (bindings/) both implement a model's engine interface — `Engine` for `dag` here,
- * `OperationsEngine` (operations-engine.ts) and `ExecutiveEngine` (executive-engine.ts) for the
- * others — and their reports are deep-equal. Every model's engine audits bytes the same way,
- * `auditBytes(bytes, options)` (docs/api.md); the dag's DAG is one of its options.
+ * The one auditing API every model's engines share (docs/api.md): the reference (plain
+ * TypeScript, in the model's folder under src/models/) and the kernel (WebAssembly, bindings/)
+ * of a model implement the same interface and give deep-equal reports. Which model and which
+ * engine are parameters (src/models/registry.ts), never second code paths.
  */
-
-import {
-  ArgumentError,
-  arrayArgument,
-  auditBytesArguments,
-  chunkArgument,
-  DAG_AUDIT_OPTIONS,
-  dagArgument,
-  type JournalBytes,
-  journalBytesArgument,
-  type OptionName,
-  optionsArgument,
-} from "./engine-arguments.js";
+import { chunkArgument, type JournalBytes } from "./engine-arguments.js";
 import { concatBytes } from "./journal/bytes.js";
-import { chooseModel } from "./journal/choose-model.js";
-import { chooseDag, type GivenDag } from "./journal/dag/choose-dag.js";
-import { readJsonlJournal } from "./journal/jsonl.js";
-import { audit } from "./models/dag/audit.js";
-import type { Dag } from "./models/dag/dag.js";
-import { replay } from "./models/dag/fold.js";
-import type { Report } from "./models/dag/report.js";
-import { madeByMakeDag } from "./models/dag/reverse-edges.js";
-import type { ModelState } from "./models/dag/state.js";
-import type { AuditSource } from "./models/journal-source.js";
+import type { ResumableFile } from "./journal/resumable-file.js";
 
 export type { JournalBytes } from "./engine-arguments.js";
 
 export type EngineName = "reference" | "wasm";
 
-export interface AuditBytesOptions {
-  /** Names the journal in errors. */
-  readonly file?: string;
-  /** The DAG to audit against (`makeDag(nodes).dag`); the journal header's when not given. */
-  readonly dag?: Dag | null;
-  /** Names the given DAG in errors (a header that disagrees with it); "the given DAG" by default. */
-  readonly dagName?: string;
-}
-
-export interface Engine {
-  readonly name: EngineName;
-  /** The report of docs/models/dag.md for a log of events (any values; the fold judges them). */
-  audit(dag: Dag, events: readonly unknown[], source?: AuditSource): Report;
-  /** The state the log folds to; a log-integrity fault throws `LogIntegrityError`. */
-  replay(dag: Dag, events: readonly unknown[]): ModelState;
-  /** Audits a JSONL journal against `options.dag`, or the DAG its header line gives. */
-  auditBytes(bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
-  /** The older form, still taken: the DAG (null for the header's) before the bytes. */
-  auditBytes(dag: Dag | null, bytes: JournalBytes, options?: AuditBytesOptions): Promise<Report>;
-}
-
+/** How a journal given without a name is named in reports and errors. */
 export const UNNAMED_JOURNAL = "<journal>";
 
-export const referenceEngine: Engine = {
-  name: "reference",
-  audit(dag: unknown, events: unknown, source?: AuditSource) {
-    const call = "audit(dag, events, source)";
-    return audit(dagArgument(call, dag), arrayArgument(call, "events", events), source);
-  },
-  replay(dag: unknown, events: unknown) {
-    const call = "replay(dag, events)";
-    return replay(dagArgument(call, dag), arrayArgument(call, "events", events));
-  },
-  async auditBytes(...args: unknown[]) {
-    const { bytes, options } = dagAuditBytesArguments(args);
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file);
-    chooseModel(file, journal.header?.model ?? null, "dag", "the dag engine");
-    const given = givenDag(options.dag ?? null, options);
-    const chosen = chooseDag(file, journal.dag, given, journal.missingHeader);
-    return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
-  },
-};
+/** The journal a `resume` continues: its bytes from the start, or a `resumableFile`. */
+export type ResumeJournal = JournalBytes | ResumableFile;
 
-/** The bytes and options of a dag engine's `auditBytes`, in either of its forms. */
-export function dagAuditBytesArguments(args: readonly unknown[]): {
-  readonly bytes: JournalBytes;
-  readonly options: AuditBytesOptions;
-} {
-  if (isDagOrNull(args[0])) {
-    const call = "auditBytes(dag, bytes, options)";
-    const bytes = journalBytesArgument(call, args[1]);
-    return {
-      bytes,
-      options: withDagArgument<AuditBytesOptions>(call, args[0], args[2], DAG_AUDIT_OPTIONS),
-    };
-  }
-  return auditBytesArguments<AuditBytesOptions>(args[0], args[1], DAG_AUDIT_OPTIONS);
+/** What every engine's auditing calls take; a model adds its own (the dag's `dag`). */
+export interface JournalOptions {
+  /** Names the journal in reports and errors. */
+  readonly file?: string;
 }
 
-/**
- * Where the dag engine's older call forms put the DAG (before the bytes, after a resume's
- * journal) stands a DAG or null; a DAG is never bytes nor options, so the forms cannot be
- * confused.
- */
-export function isDagOrNull(value: unknown): value is Dag | null {
-  return value === null || madeByMakeDag(value);
+/** What an auditor is told about its snapshots, for every model and engine. */
+export interface SnapshotOptions {
+  /** Hash the journal as it streams, so `snapshot()` can be taken (costs a SHA-256 pass). */
+  readonly snapshots?: boolean;
+  /**
+   * With `snapshots`: the journal's reader hashes the complete lines it reads (`readFileHashed`),
+   * and snapshots take their digests from it instead of hashing the lines again. Every chunk
+   * written must be the reader's, in order.
+   */
+  readonly digests?: import("./digest/journal-digests.js").JournalDigests;
+  /** Names the snapshot in errors about it. */
+  readonly snapshotFile?: string;
 }
 
-/** The options of an older dag call form, with its DAG argument moved into them. */
-export function withDagArgument<Options extends AuditBytesOptions>(
-  call: string,
-  dag: Dag | null,
-  options: unknown,
-  names: readonly OptionName[],
-): Options {
-  const checked = optionsArgument<Options>(call, options, names);
-  if (dag === null) return checked;
-  if (checked.dag !== undefined && checked.dag !== null) {
-    throw new ArgumentError(call, "options.dag", "absent when the DAG is an argument", "a DAG");
-  }
-  return { ...checked, dag };
+/** A journal as a stream its caller writes to. */
+export interface JournalAuditor<Report> {
+  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
+  write(chunk: Uint8Array): void;
+  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
+  finish(): Report;
+  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
+  snapshot(): Uint8Array;
+  /**
+   * False when the auditor was resumed and no line has been completed since: the snapshot it
+   * resumed from covers what a new one would, and still stands.
+   */
+  advancedSinceResume(): boolean;
 }
 
-export function givenDag(dag: Dag | null, options: AuditBytesOptions): GivenDag | null {
-  return dag === null ? null : { dag, name: options.dagName ?? "the given DAG" };
+/** A model's engine: the same three calls for every model, reference and kernel alike. */
+export interface ModelEngine<Report, Options extends JournalOptions = JournalOptions> {
+  readonly name: EngineName;
+  /** Audits a whole JSONL journal, given at once or as chunks. */
+  auditBytes(bytes: JournalBytes, options?: Options): Promise<Report>;
+  /** A journal as a stream you write to; with `{ snapshots: true }` it can `snapshot()`. */
+  openAuditor(options?: Options & SnapshotOptions): JournalAuditor<Report>;
+  /**
+   * Continues from a snapshot: the journal's prefix must be the one the snapshot covers (its
+   * SHA-256 is checked), and the report equals a full audit's.
+   */
+  resume(
+    snapshot: Uint8Array,
+    journal: ResumeJournal,
+    options?: Options & SnapshotOptions,
+  ): Promise<JournalAuditor<Report>>;
 }
 
 /** The chunks of journal bytes, each checked to be bytes as it comes. */

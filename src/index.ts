@@ -16,13 +16,7 @@ export {
 } from "../bindings/index.js";
 export { type KernelFlavour, type KernelSource, supportsSimd } from "../bindings/kernel.js";
 export type { JournalDigests } from "./digest/journal-digests.js";
-export {
-  type AuditBytesOptions,
-  type Engine,
-  type EngineName,
-  type JournalBytes,
-  referenceEngine,
-} from "./engine.js";
+export type { EngineName, JournalBytes } from "./engine.js";
 export { ArgumentError } from "./engine-arguments.js";
 export {
   assertConformant,
@@ -35,6 +29,7 @@ export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
 export { type HashedJournal, readFileHashed, resumableFile } from "./journal/read-descriptor.js";
 export type { HashedPrefix, ResumableFile, SkippedPrefix } from "./journal/resumable-file.js";
+export { type AuditBytesOptions, type Engine, referenceEngine } from "./models/dag/engine.js";
 export * from "./models/dag/index.js";
 export {
   type ExecutiveAuditOptions,

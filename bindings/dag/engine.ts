@@ -1,17 +1,11 @@
 /**
- * `loadEngine()`: the WASM engine, with the reference's API (src/engine.ts) and deep-equal
+ * `loadEngine()`: the WASM engine, with the reference's API (src/models/dag/engine.ts) and deep-equal
  * reports. One engine owns one kernel instance and audits one journal at a time; it keeps the
  * last DAG loaded, so auditing many journals over one DAG loads it once.
  */
-import {
-  chunksOf,
-  dagAuditBytesArguments,
-  type Engine,
-  givenDag,
-  isDagOrNull,
-  UNNAMED_JOURNAL,
-  withDagArgument,
-} from "../../src/engine.js";
+
+import type { ResumeJournal } from "../../src/engine.js";
+import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
 import {
   arrayArgument,
   DAG_AUDITOR_OPTIONS,
@@ -21,6 +15,13 @@ import {
   snapshotArgument,
 } from "../../src/engine-arguments.js";
 import type { Dag } from "../../src/models/dag/dag.js";
+import {
+  dagAuditBytesArguments,
+  type Engine,
+  givenDag,
+  isDagOrNull,
+  withDagArgument,
+} from "../../src/models/dag/engine.js";
 import { LogIntegrityError } from "../../src/models/dag/events.js";
 import type { Report } from "../../src/models/dag/report.js";
 import type { EventLog, ModelState } from "../../src/models/dag/state.js";
@@ -32,7 +33,6 @@ import {
   type KernelSource,
   supportsSimd,
 } from "../kernel.js";
-import type { ResumeJournal } from "../prefix-hash.js";
 import { foldEvents, type Surfaces } from "./fold-records.js";
 import { nodeIdsOf } from "./header-dag.js";
 import { type AuditorOptions, type JournalAuditor, JsonlSession } from "./jsonl-session.js";
@@ -47,6 +47,7 @@ export interface LoadEngineOptions {
 }
 
 export interface WasmEngine extends Engine {
+  readonly name: "wasm";
   readonly flavour: KernelFlavour;
   /**
    * A JSONL journal as a stream you write to: the auditor behind `auditBytes`, for a runtime that

@@ -8,35 +8,33 @@
  */
 
 import { sha256 } from "../../src/digest/sha256.js";
-import { type AuditBytesOptions, UNNAMED_JOURNAL } from "../../src/engine.js";
+import { type ResumeJournal, UNNAMED_JOURNAL } from "../../src/engine.js";
 import { checkWrittenChunk } from "../../src/engine-arguments.js";
 import { chooseDag, type GivenDag } from "../../src/journal/dag/choose-dag.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { FirstLineHold } from "../../src/journal/first-line.js";
 import { missingHeader } from "../../src/journal/missing-header.js";
 import { type Dag, type DagNode, makeDag } from "../../src/models/dag/dag.js";
+import type { AuditBytesOptions } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/report.js";
-import type { KernelExports } from "../kernel.js";
 import {
   type PrefixDigest,
   prefixDigest,
-  type ResumeJournal,
   resumeAfterPrefix,
   type SnapshotOptions,
-} from "../prefix-hash.js";
+} from "../../src/prefix-hash.js";
 import {
-  type DagSnapshotBody,
   decodeSnapshot,
   encodeSnapshot,
-  HEADER_DAG,
-  MALFORMED_SURFACE,
   snapshotOfModel,
   u32Bytes,
   u32sOf,
-} from "../snapshot-format.js";
+} from "../../src/snapshot-format.js";
+import type { KernelExports } from "../kernel.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
 import type { KernelHost } from "./kernel-host.js";
 import { readReport } from "./read-report.js";
+import { type DagSnapshotBody, HEADER_DAG, MALFORMED_SURFACE } from "./snapshot-body.js";
 
 const NODE_RECORD_BYTES = 16;
 
@@ -124,7 +122,7 @@ export class JsonlSession implements JournalAuditor {
     options: AuditorOptions,
   ): Promise<JsonlSession> {
     const file = options.file ?? UNNAMED_JOURNAL;
-    const body = snapshotOfModel(
+    const body = snapshotOfModel<DagSnapshotBody>(
       decodeSnapshot(snapshot, options.snapshotFile ?? file),
       "dag",
       options.snapshotFile ?? file,

@@ -10,6 +10,8 @@
  * by the kernel itself when it is plain — and the last header's spec stays loaded, so a fleet's
  * journals of one spec load it once.
  */
+
+import type { ResumeJournal } from "../../src/engine.js";
 import { chunksOf } from "../../src/engine.js";
 import {
   AUDIT_OPTIONS,
@@ -29,8 +31,6 @@ import type { ExecutiveAuditOptions, ExecutiveEngine } from "../../src/models/ex
 import { executiveRunOf } from "../../src/models/executive/engine.js";
 import type { ExecutiveMachine } from "../../src/models/executive/machine.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
-import type { ResumeJournal } from "../prefix-hash.js";
-import type { ExecutiveSnapshotBody } from "../snapshot-format.js";
 import {
   type SessionOwner,
   type StreamedAuditor,
@@ -42,6 +42,7 @@ import { type ExecutiveKernelExports, instantiateExecutiveKernel } from "./kerne
 import { createKernelExecutive, type KernelOwner, type KernelState, loadRun } from "./machine.js";
 import { kernelPackedSpec, type PackedSpec, packSpec } from "./pack-spec.js";
 import { readExecutiveReport } from "./read-report.js";
+import type { ExecutiveSnapshotBody } from "./snapshot-body.js";
 
 export interface LoadExecutiveEngineOptions {
   /** The SIMD build where the engine supports it (the default), or the scalar build. */

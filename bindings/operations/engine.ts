@@ -6,6 +6,7 @@
  * The streaming, the prefix hash and resuming are every streamed model's (../streamed-session.ts).
  */
 
+import type { ResumeJournal } from "../../src/engine.js";
 import { chunksOf } from "../../src/engine.js";
 import {
   AUDIT_OPTIONS,
@@ -24,8 +25,6 @@ import type {
 } from "../../src/models/operations/engine.js";
 import type { OperationsReport } from "../../src/models/operations/index.js";
 import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.js";
-import type { ResumeJournal } from "../prefix-hash.js";
-import type { OperationsSnapshotBody } from "../snapshot-format.js";
 import {
   type SessionOwner,
   type StreamedAuditor,
@@ -35,6 +34,7 @@ import {
 import { Limit } from "./codes.js";
 import { instantiateOperationsKernel, type OperationsKernelExports } from "./kernel.js";
 import { readOperationsReport } from "./read-report.js";
+import type { OperationsSnapshotBody } from "./snapshot-body.js";
 
 export interface LoadOperationsEngineOptions {
   /** The SIMD build where the engine supports it (the default), or the scalar build. */

@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import type { WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import type { WasmOperationsEngine } from "../../bindings/operations/index.js";
-import { type Engine, type EngineName, referenceEngine } from "../engine.js";
+import type { EngineName } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import {
@@ -21,6 +21,7 @@ import {
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
+import { type Engine, referenceEngine } from "../models/dag/engine.js";
 import type { ExecutiveEngine } from "../models/executive/engine.js";
 import type { OperationsEngine } from "../models/operations/engine.js";
 import type { ModelName, ModelReport } from "../models/registry.js";

@@ -1,6 +1,7 @@
-import type { Engine, EngineName } from "../engine.js";
+import type { EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, type OtherJournalFile, readAnyJournal } from "../journal/index.js";
+import type { Engine } from "../models/dag/engine.js";
 import { LogIntegrityError } from "../models/dag/events.js";
 import type { ModelState } from "../models/dag/state.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";

@@ -2,11 +2,11 @@
  * An auditor of any model that can take snapshots and be resumed from one: what `statefold gate
  * --snapshot` and the scale-out worker (src/scale/) both audit with. The model is chosen as
  * `statefold audit` chooses it (the header's, `--model`), then that model's wasm engine opens a
- * fresh auditor or resumes one from a snapshot (bindings/snapshot-format.ts).
+ * fresh auditor or resumes one from a snapshot (src/snapshot-format.ts).
  */
 import type { WasmEngine } from "../../bindings/index.js";
-import type { ResumeJournal } from "../../bindings/prefix-hash.js";
 import type { JournalDigests } from "../digest/journal-digests.js";
+import type { ResumeJournal } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { JournalError } from "../journal/errors.js";
 import { readDagFile } from "../journal/index.js";

@@ -20,3 +20,6 @@ export interface ReportFrame<Model extends string, Integrity, Invariants, Findin
   readonly legality: { readonly illegal: number; readonly first: readonly Finding[] };
   readonly final: Final;
 }
+
+/** Any model's report, as far as the frame tells. */
+export type AnyReport = ReportFrame<string, unknown, unknown, unknown, unknown>;

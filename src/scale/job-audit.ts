@@ -6,7 +6,6 @@
  * journals are audited whole, as `audit` does; a worker that takes such a job over starts again.
  */
 import { statSync } from "node:fs";
-import { decodeSnapshot } from "../../bindings/snapshot-format.js";
 import {
   type AuditOptions,
   type AuditRun,
@@ -19,6 +18,7 @@ import { isLispExprJournal } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed } from "../journal/read-descriptor.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
+import { decodeSnapshot } from "../snapshot-format.js";
 
 export interface JobAuditOptions extends AuditOptions {
   readonly snapshotEveryBytes: number;

@@ -11,12 +11,12 @@
  * taken (the kernel finishes a journal only at its end: its rules are checked line by line).
  */
 import { createHash } from "node:crypto";
-import { decodeSnapshot } from "../../bindings/snapshot-format.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import type { JournalDigests } from "../digest/journal-digests.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import type { ResumableFile } from "../journal/resumable-file.js";
 import type { ModelName, ModelReport } from "../models/registry.js";
+import { decodeSnapshot } from "../snapshot-format.js";
 
 export interface LiveAuditOptions {
   readonly dagPath: string | undefined;

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { dagOf } from "../support/fixtures.js";
 import { oneLineSuiteFiles, PLACEMENTS } from "../support/json-test-suite.js";
 import { chunked } from "../support/jsonl-encoding.js";

@@ -7,8 +7,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
-import { referenceEngine } from "../../src/engine.js";
 import { campaignLines } from "../../src/generate/dag/campaign.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { chunked, chunkingArbitrary, jsonlJournalArbitrary } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf } from "../support/outcome.js";
 import { REACHABLE_VERDICTS, VerdictTally } from "../support/verdicts.js";

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { launchChromium, serveFiles } from "../support/chromium.js";
 import { testTempDir } from "../support/temp-dirs.js";

@@ -1,18 +1,18 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { STATUSES } from "../../bindings/dag/codes.js";
+import type { DagSnapshotBody } from "../../bindings/dag/snapshot-body.js";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
+import { sha256 } from "../../src/digest/sha256.js";
+import { makeDag } from "../../src/models/dag/dag.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import {
-  type DagSnapshotBody,
   decodeSnapshot,
   encodeSnapshot,
   SNAPSHOT_MAGIC,
   SNAPSHOT_VERSION,
   u32Bytes,
-} from "../../bindings/snapshot-format.js";
-import { sha256 } from "../../src/digest/sha256.js";
-import { referenceEngine } from "../../src/engine.js";
-import { makeDag } from "../../src/models/dag/dag.js";
+} from "../../src/snapshot-format.js";
 import { concatBytes } from "../support/bytes.js";
 import { jsonlJournalArbitrary } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf } from "../support/outcome.js";
@@ -107,9 +107,9 @@ describe("the snapshot file", () => {
       const rest = encoded.subarray(lineEnd);
       return redigested(concatBytes(line, rest));
     };
-    expect(
-      (decodeSnapshot(withSections({ state: [0, 20] }), "s") as { state: unknown }).state,
-    ).toEqual(new Uint8Array(20).fill(7));
+    expect(decodeSnapshot(withSections({ state: [0, 20] }), "s").state).toEqual(
+      new Uint8Array(20).fill(7),
+    );
     for (const sections of [
       { state: [0, 21] },
       { state: [4, 8] },

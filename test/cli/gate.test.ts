@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/dag/engine.js";
 import { loadExecutiveEngine } from "../../bindings/executive/engine.js";
 import { loadOperationsEngine } from "../../bindings/operations/engine.js";
-import { decodeSnapshot } from "../../bindings/snapshot-format.js";
+import { decodeSnapshot } from "../../src/snapshot-format.js";
 import { type CliRun, statefold, statefoldInProcess, tempFiles } from "./cli-process.js";
 
 const gate = (...args: string[]): Promise<CliRun> => statefoldInProcess(["gate", ...args]);

@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Dag } from "../../src/models/dag/index.js";
 import { UnparseableLine } from "../../src/models/journal-source.js";
 import { dagArbitrary } from "../support/arbitraries.js";

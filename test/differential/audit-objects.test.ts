@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { LogIntegrityError } from "../../src/models/dag/index.js";
 import { UnparseableLine } from "../../src/models/journal-source.js";
 import { dagWithRawLogArbitrary } from "../support/arbitraries.js";

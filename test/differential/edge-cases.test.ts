@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Dag, Report } from "../../src/models/dag/index.js";
 import { mustMakeDag } from "../support/arbitraries.js";
 import { encode } from "../support/bytes.js";

@@ -8,14 +8,11 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadExecutiveEngine, type WasmExecutiveEngine } from "../../bindings/executive/index.js";
-import {
-  decodeSnapshot,
-  type ExecutiveSnapshotBody,
-  encodeSnapshot,
-} from "../../bindings/snapshot-format.js";
+import type { ExecutiveSnapshotBody } from "../../bindings/executive/snapshot-body.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { referenceExecutiveEngine } from "../../src/models/executive/engine.js";
 import { readSpec } from "../../src/models/executive/index.js";
+import { decodeSnapshot, encodeSnapshot } from "../../src/snapshot-format.js";
 import { FLAVOURS } from "../support/engines.js";
 import {
   encodeExecutiveJournal,

@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Dag } from "../../src/models/dag/index.js";
 import { concatBytes, encode } from "../support/bytes.js";
 import { dagOf } from "../support/fixtures.js";

@@ -7,7 +7,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/index.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";

@@ -12,12 +12,9 @@ import {
   loadOperationsEngine,
   type WasmOperationsEngine,
 } from "../../bindings/operations/index.js";
-import {
-  decodeSnapshot,
-  encodeSnapshot,
-  type OperationsSnapshotBody,
-} from "../../bindings/snapshot-format.js";
+import type { OperationsSnapshotBody } from "../../bindings/operations/snapshot-body.js";
 import { JournalError } from "../../src/journal/errors.js";
+import { decodeSnapshot, encodeSnapshot } from "../../src/snapshot-format.js";
 import { FLAVOURS } from "../support/engines.js";
 import { encodingStyleArbitrary, PLAIN_STYLE } from "../support/jsonl-encoding.js";
 import { FAULT_KINDS, faultyJournalArbitrary } from "../support/operations-arbitraries.js";

@@ -9,7 +9,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { loadFlavours } from "../support/engines.js";
 import { dagOf } from "../support/fixtures.js";
 

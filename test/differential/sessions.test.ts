@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
-import { type Engine, referenceEngine } from "../../src/engine.js";
+import { type Engine, referenceEngine } from "../../src/models/dag/engine.js";
 import type { Dag } from "../../src/models/dag/index.js";
 import { dagArbitrary, rawLogArbitrary } from "../support/arbitraries.js";
 import { loadFlavours } from "../support/engines.js";

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { JsAuditor } from "../../bench/js-auditor/index.js";
 import type { WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { IllegalityReason, Report } from "../../src/models/dag/index.js";
 import { dagWithRawLogArbitrary } from "../support/arbitraries.js";
 import { encode } from "../support/bytes.js";

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
-import type { Engine } from "../../src/engine.js";
 import { dagsUpTo } from "../../src/explore/dag/dags.js";
 import { checkRestarts, FAULT_CLASSES, injectFaults } from "../../src/explore/dag/faults.js";
 import { dagSubject } from "../../src/explore/dag/subject.js";
 import { explore } from "../../src/explore/explore.js";
 import { emptySensitivity } from "../../src/explore/faults.js";
 import { type Dag, makeDag } from "../../src/models/dag/dag.js";
+import type { Engine } from "../../src/models/dag/engine.js";
 import { loggedEvents } from "../../src/models/dag/state.js";
 
 describe("the DAGs explored", () => {

@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
 import {
   assertConformant,
   gateViolation,
   JournalInvariantViolation,
 } from "../../src/gate/journal-invariant-violation.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/report.js";
 
 async function reportOf(example: string): Promise<Report> {

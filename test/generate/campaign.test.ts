@@ -5,8 +5,8 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
 import { type CampaignOptions, campaignLines } from "../../src/generate/dag/campaign.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 
 const journalOf = (options: CampaignOptions) =>
   new TextEncoder().encode(`${[...campaignLines(options)].join("\n")}\n`);

@@ -5,7 +5,6 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
 import { type CampaignOptions, campaignLines } from "../../src/generate/dag/campaign.js";
 import { FAULT_KINDS, type FaultKind } from "../../src/generate/dag/fault-kinds.js";
 import {
@@ -14,6 +13,7 @@ import {
   type InjectedFault,
 } from "../../src/generate/dag/faults.js";
 import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 
 function generate(campaign: CampaignOptions, faults: readonly FaultRequest[] = []) {

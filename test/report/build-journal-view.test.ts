@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
-import { referenceEngine } from "../../src/engine.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { audit, type Dag, dagLayers, type NodeState, replay } from "../../src/models/dag/index.js";
 import { buildJournalView, linesToQuote } from "../../src/report/dag/build-journal-view.js";
 import {

@@ -1,7 +1,7 @@
 import { readFileSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/index.js";
 import {
   CONTEXT_JOURNAL_BYTES_MAX,

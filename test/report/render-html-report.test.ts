@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { referenceEngine } from "../../src/engine.js";
 import { readJournalFile } from "../../src/journal/index.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
+import { referenceEngine } from "../../src/models/dag/engine.js";
 import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/models/dag/index.js";
 import { buildJournalView, linesToQuote } from "../../src/report/dag/build-journal-view.js";
 import type { DagJournalView } from "../../src/report/dag/journal-view.js";

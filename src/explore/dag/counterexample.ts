@@ -4,9 +4,10 @@
  * a widen's surface given fewer paths, while the same rule still fails first at the same kind
  * of record.
  */
-import type { Engine } from "../../engine.js";
+
 import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
+import type { Engine } from "../../models/dag/engine.js";
 import type { Report } from "../../models/dag/report.js";
 import { isStringArray } from "../../models/dag/state.js";
 import { shrinkKeepingFailure } from "../shrink.js";

@@ -7,8 +7,9 @@
  * every distinct state, the journal that reached it must be strictly conformant to the
  * reference's audit and get the very same report from the WebAssembly engine.
  */
-import type { Engine } from "../../engine.js";
+
 import { type Dag, makeDag } from "../../models/dag/dag.js";
+import type { Engine } from "../../models/dag/engine.js";
 import type { KnownEvent } from "../../models/dag/events.js";
 import { STEP_INVARIANT_NAMES, violationAt } from "../../models/dag/invariants.js";
 import {

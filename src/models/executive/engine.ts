@@ -3,12 +3,13 @@
  * audit"), and its reference implementation: the journal read whole, its header's spec and
  * budget checked by the reader, every observation replayed through the machine.
  */
-import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "../../engine.js";
-import { AUDIT_OPTIONS, auditBytesArguments } from "../../engine-arguments.js";
+import { collectBytes, type ModelEngine, UNNAMED_JOURNAL } from "../../engine.js";
+import { AUDIT_OPTIONS, AUDITOR_OPTIONS, auditBytesArguments } from "../../engine-arguments.js";
 import { chooseModel } from "../../journal/choose-model.js";
 import type { JournalHeader } from "../../journal/journal.js";
 import { readJsonlJournal } from "../../journal/jsonl.js";
 import { type MissingHeader, missingHeaderError, NO_HEADER } from "../../journal/missing-header.js";
+import { referenceAuditing } from "../../reference-auditor.js";
 import { auditExecutive, type ExecutiveReport, type ExecutiveRun } from "./audit.js";
 
 export interface ExecutiveAuditOptions {
@@ -16,11 +17,8 @@ export interface ExecutiveAuditOptions {
   readonly file?: string;
 }
 
-export interface ExecutiveEngine {
-  readonly name: EngineName;
-  /** Audits a JSONL executive journal, whose header gives the spec and budget it ran under. */
-  auditBytes(bytes: JournalBytes, options?: ExecutiveAuditOptions): Promise<ExecutiveReport>;
-}
+/** An executive journal's header gives the spec and budget it ran under. */
+export type ExecutiveEngine = ModelEngine<ExecutiveReport, ExecutiveAuditOptions>;
 
 export const referenceExecutiveEngine: ExecutiveEngine = {
   name: "reference",
@@ -30,14 +28,19 @@ export const referenceExecutiveEngine: ExecutiveEngine = {
       givenOptions,
       AUDIT_OPTIONS,
     );
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file, "executive");
-    chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
-    const { events, lines, tornTail } = journal;
-    const run = executiveRunOf(journal.header, file, journal.missingHeader);
-    return auditExecutive(run, events, { lines, tornTail });
+    return auditWhole(await collectBytes(bytes), options);
   },
+  ...referenceAuditing("executive", auditWhole, AUDITOR_OPTIONS),
 };
+
+function auditWhole(bytes: Uint8Array, options: ExecutiveAuditOptions): ExecutiveReport {
+  const file = options.file ?? UNNAMED_JOURNAL;
+  const journal = readJsonlJournal(bytes, file, "executive");
+  chooseModel(file, journal.header?.model ?? null, "executive", "the executive engine");
+  const { events, lines, tornTail } = journal;
+  const run = executiveRunOf(journal.header, file, journal.missingHeader);
+  return auditExecutive(run, events, { lines, tornTail });
+}
 
 /**
  * The spec and budget an executive journal's header gives; a `JournalError` when it has none,

@@ -1,12 +1,17 @@
 /**
  * The engine interface of the `operations` model (docs/models/operations.md), and its reference
- * implementation; the kernel's is bindings/operations. Apart from src/engine.ts so that the dag
- * engines do not load the operations model.
+ * implementation; the kernel's is bindings/operations/engine.ts.
  */
-import { collectBytes, type EngineName, type JournalBytes, UNNAMED_JOURNAL } from "../../engine.js";
-import { AUDIT_OPTIONS, arrayArgument, auditBytesArguments } from "../../engine-arguments.js";
+import { collectBytes, type ModelEngine, UNNAMED_JOURNAL } from "../../engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  arrayArgument,
+  auditBytesArguments,
+} from "../../engine-arguments.js";
 import { chooseModel } from "../../journal/choose-model.js";
 import { readJsonlJournal } from "../../journal/jsonl.js";
+import { referenceAuditing } from "../../reference-auditor.js";
 import type { AuditSource } from "../journal-source.js";
 import { audit } from "./audit.js";
 import type { OperationsReport } from "./report.js";
@@ -16,11 +21,8 @@ export interface OperationsAuditOptions {
   readonly file?: string;
 }
 
-export interface OperationsEngine {
-  readonly name: EngineName;
-  /** Audits a JSONL journal; a header, when there is one, must name the operations model. */
-  auditBytes(bytes: JournalBytes, options?: OperationsAuditOptions): Promise<OperationsReport>;
-}
+/** A journal's header, when it has one, must name the operations model. */
+export type OperationsEngine = ModelEngine<OperationsReport, OperationsAuditOptions>;
 
 export const referenceOperationsEngine: OperationsEngine & {
   /** The report for a journal's records (any values; the audit judges them). */
@@ -36,10 +38,15 @@ export const referenceOperationsEngine: OperationsEngine & {
       givenOptions,
       AUDIT_OPTIONS,
     );
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const journal = readJsonlJournal(await collectBytes(bytes), file, "operations");
-    chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");
-    const { events, lines, tornTail } = journal;
-    return audit(events, { lines, tornTail });
+    return auditWhole(await collectBytes(bytes), options);
   },
+  ...referenceAuditing("operations", auditWhole, AUDITOR_OPTIONS),
 };
+
+function auditWhole(bytes: Uint8Array, options: OperationsAuditOptions): OperationsReport {
+  const file = options.file ?? UNNAMED_JOURNAL;
+  const journal = readJsonlJournal(bytes, file, "operations");
+  chooseModel(file, journal.header?.model ?? null, "operations", "the operations engine");
+  const { events, lines, tornTail } = journal;
+  return audit(events, { lines, tornTail });
+}

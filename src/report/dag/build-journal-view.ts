@@ -13,8 +13,8 @@
  * node, which is 200 k objects in a large campaign.
  */
 
-import type { Engine } from "../../engine.js";
 import { type Dag, makeDag } from "../../models/dag/dag.js";
+import type { Engine } from "../../models/dag/engine.js";
 import { INVARIANT_NAMES, type Report } from "../../models/dag/report.js";
 import { type ModelState, type NodeState, nodeState } from "../../models/dag/state.js";
 import { UnparseableLine } from "../../models/journal-source.js";

@@ -11,18 +11,14 @@
  * file's start) after the line's feed; each section starts at a multiple of 8 too, zeros between.
  *
  * The body names its model, and holds the SHA-256 of the journal prefix it covers and the
- * kernel's state over the journal's complete lines. A `dag` body: node records, interned paths,
- * node surfaces, the report block, with the DAG or word that it is the header's (the layouts it
- * copies, assembly/dag/state.ts and assembly/dag/audit.ts, are part of the format). An
- * `operations` body: the kernel's state as assembly/operations/snapshot.ts writes it. An
- * `executive` body: the journal's header, the machine's state as an executive snapshot
- * (docs/models/executive.md, "Snapshots" — checked as `restore` checks one) and the report block
- * (assembly/executive/audit.ts). Changing any of them means a new version.
+ * kernel's state over the journal's complete lines: each model's bindings say which fields
+ * (bindings/<model>/snapshot-body.ts), and the layouts they copy are part of the format. Changing
+ * any of them means a new version.
  */
 
-import { sha256 } from "../src/digest/sha256.js";
-import { JournalError } from "../src/journal/errors.js";
-import type { DagNode } from "../src/models/dag/dag.js";
+import { sha256 } from "./digest/sha256.js";
+import { JournalError } from "./journal/errors.js";
+import { isModelName, type ModelName } from "./models/registry.js";
 
 export const SNAPSHOT_MAGIC = "statefold-snapshot";
 /**
@@ -36,9 +32,6 @@ export const SNAPSHOT_MAGIC = "statefold-snapshot";
  */
 export const SNAPSHOT_VERSION = 6;
 
-/** A dag body's `dag` when the DAG is the one the journal's header line carries. */
-export const HEADER_DAG = "header";
-
 /** What every body holds: how far the journal was read, and the hash of what was. */
 export interface SnapshotPrefix {
   /** Whether the first line was resolved (header or not) and the kernel started. */
@@ -47,52 +40,20 @@ export interface SnapshotPrefix {
   readonly prefix: { readonly bytes: number; readonly nextLine: number; readonly sha256: string };
 }
 
-export type SnapshotBody = DagSnapshotBody | OperationsSnapshotBody | ExecutiveSnapshotBody;
-
-export interface ExecutiveSnapshotBody extends SnapshotPrefix {
-  readonly model: "executive";
-  /** The journal's first line, its header: the run's spec and budget (the prefix covers it). */
-  readonly header: string;
-  /** The machine's state over the lines audited, as an executive snapshot's text. */
-  readonly machine: string;
-  /** The report block, its recorded-decision pointers zeroed. */
-  readonly report: Uint8Array;
-  /** Each listed mismatch's recorded decision, as the journal spelled it. */
-  readonly recorded: readonly string[];
+/**
+ * A snapshot's body: what every model's holds, and the model's own fields — plain JSON values, or
+ * bytes (`Uint8Array`), which go into sections. Each model's bindings say which fields it holds.
+ */
+export interface SnapshotBody extends SnapshotPrefix {
+  /** The model whose journal the snapshot covers. */
+  readonly model: ModelName;
+  /** `REFERENCE_ENGINE` in a reference engine's snapshot, which holds no state; absent in a kernel's. */
+  readonly engine?: typeof REFERENCE_ENGINE;
+  readonly [field: string]: unknown;
 }
 
-export interface OperationsSnapshotBody extends SnapshotPrefix {
-  readonly model: "operations";
-  /** The kernel's state (assembly/operations/snapshot.ts). */
-  readonly state: Uint8Array;
-}
-
-export interface DagSnapshotBody extends SnapshotPrefix {
-  readonly model: "dag";
-  /**
-   * The DAG audited against: HEADER_DAG when it is the journal header's (the prefix holds it),
-   * else its nodes; null when the journal's first line was not yet seen.
-   */
-  readonly dag: { readonly nodes: readonly DagNode[] } | typeof HEADER_DAG | null;
-  /** The node records, 16 bytes per node. */
-  readonly nodeRecords: Uint8Array;
-  /** Every interned path's bytes (WTF-8), one after another in id order. */
-  readonly pathBytes: Uint8Array;
-  /** A u32 (little-endian) per path: where its bytes end in `pathBytes`. */
-  readonly pathEnds: Uint8Array;
-  /**
-   * A u32 per node: how many path ids its surface holds, or `MALFORMED_SURFACE` when the stored
-   * payload is malformed; the ids, u32 each, follow one another in `surfaceIds`.
-   */
-  readonly surfaceLengths: Uint8Array;
-  readonly surfaceIds: Uint8Array;
-  /** The report block, and the integrity subject it points to. */
-  readonly report: Uint8Array;
-  readonly subject: Uint8Array;
-}
-
-/** A surface length that marks a malformed stored payload (no surface can hold 2³² − 1 ids). */
-export const MALFORMED_SURFACE = 0xffffffff;
+/** A reference engine's snapshot says so: it holds its prefix alone (src/reference-auditor.ts). */
+export const REFERENCE_ENGINE = "reference";
 
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
@@ -132,7 +93,7 @@ function alignedUp(offset: number): number {
 }
 
 /** The snapshot file of a body: its head, the JSON of its other fields, its byte fields' sections. */
-export function encodeSnapshot(body: SnapshotBody): Uint8Array {
+export function encodeSnapshot<Body extends SnapshotBody>(body: Body): Uint8Array {
   const fields: Record<string, unknown> = {};
   const sections: Record<string, [number, number]> = {};
   const parts: [number, Uint8Array][] = [];
@@ -202,10 +163,7 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   }
   const body = withSections(fields, bytes, alignedUp(lineEnd + 1));
   if (body === null) throw refuse("its sections do not lie where its JSON says");
-  const model = body.model;
-  if (model !== "dag" && model !== "operations" && model !== "executive") {
-    throw refuse("it names no model statefold has");
-  }
+  if (!isModelName(body.model)) throw refuse("it names no model statefold has");
   return body as unknown as SnapshotBody;
 }
 
@@ -232,20 +190,26 @@ function withSections(
 }
 
 /** The body when it is a snapshot of a journal of `model`; else a `JournalError` saying whose it is. */
-export function snapshotOfModel<M extends SnapshotBody["model"]>(
+export function snapshotOfModel<Body extends SnapshotBody>(
   body: SnapshotBody,
-  model: M,
+  model: Body["model"],
   file: string,
-): Extract<SnapshotBody, { model: M }> {
+): Body {
+  if (body.engine === REFERENCE_ENGINE) {
+    throw new JournalError(
+      file,
+      "refusing the snapshot: the reference engine took it, and it holds no state to resume from: resume it with the reference engine, or audit the whole journal",
+    );
+  }
   if (body.model !== model) {
     throw new JournalError(
       file,
       `refusing the snapshot: it is a snapshot of ${withArticle(body.model)} journal, and this is ${withArticle(model)} journal`,
     );
   }
-  return body as Extract<SnapshotBody, { model: M }>;
+  return body as Body;
 }
 
-function withArticle(model: SnapshotBody["model"]): string {
-  return model === "dag" ? "a dag" : `an ${model}`;
+function withArticle(model: ModelName): string {
+  return `${/^[aeiou]/.test(model) ? "an" : "a"} ${model}`;
 }

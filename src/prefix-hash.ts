@@ -3,18 +3,17 @@
  * complete lines so far) and when it is read again to resume (`resumeAfterPrefix`: its first
  * bytes, as they stream or on a thread reading the file). Every model's sessions use both.
  */
-import type { JournalDigests } from "../src/digest/journal-digests.js";
-import { type Sha256, sha256 } from "../src/digest/sha256.js";
-import { threadedSha256 } from "../src/digest/threaded-sha256.js";
-import { chunksOf, type JournalBytes } from "../src/engine.js";
-import { JournalError } from "../src/journal/errors.js";
-import type { FirstLineHold } from "../src/journal/first-line.js";
+import type { JournalDigests } from "./digest/journal-digests.js";
+import { type Sha256, sha256 } from "./digest/sha256.js";
+import { threadedSha256 } from "./digest/threaded-sha256.js";
+import { chunksOf, type ResumeJournal } from "./engine.js";
+import { JournalError } from "./journal/errors.js";
+import type { FirstLineHold } from "./journal/first-line.js";
 import {
   type HashedPrefix,
   isResumableFile,
-  type ResumableFile,
   type SkippedPrefix,
-} from "../src/journal/resumable-file.js";
+} from "./journal/resumable-file.js";
 
 /** A hash of a journal prefix: on the hashing thread where there is one, off the audit's way. */
 export function prefixSha256(): Sha256 {
@@ -107,9 +106,6 @@ export interface Resuming {
   write(chunk: Uint8Array): void;
 }
 
-/** A journal to resume on: its bytes from the start, or a file whose prefix can be skipped. */
-export type ResumeJournal = JournalBytes | ResumableFile;
-
 /**
  * Resumes a journal from a snapshot covering its first bytes: calls `restore` once (even when
  * nothing follows), and `write` with every byte after the prefix. The prefix must hash as the
@@ -185,7 +181,7 @@ async function resumeStreamed(
 }
 
 /** Refuses the snapshot, naming `file`, unless the journal's prefix is the one it covers. */
-function checkPrefix(found: HashedPrefix, covered: Resuming["covered"], file: string): void {
+export function checkPrefix(found: HashedPrefix, covered: Resuming["covered"], file: string): void {
   if (found.bytes < covered.bytes) throw truncated(covered.bytes, found.bytes, file);
   if (found.sha256 !== covered.sha256) {
     throw new JournalError(
