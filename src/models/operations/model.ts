@@ -4,12 +4,17 @@
  */
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
+import { RECORD_KINDS } from "./records.js";
 import type { OperationsReport } from "./report.js";
 
-export const operationsModel: Model<"operations", OperationsReport, OperationsAuditOptions> = {
-  name: "operations",
-  summary: "effects, retries and leases of long-running work: twelve rules",
-  reference: async () => (await import("./engine.js")).referenceOperationsEngine,
-  kernel: async (options) =>
-    (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
-};
+export const operationsModel: Model<"operations", OperationsReport, OperationsAuditOptions, null> =
+  {
+    name: "operations",
+    summary: "effects, retries and leases of long-running work: twelve rules",
+    readHeaderFields: () => null,
+    recognisesRecord: (value) =>
+      (RECORD_KINDS as readonly unknown[]).includes((value as { kind?: unknown }).kind),
+    reference: async () => (await import("./engine.js")).referenceOperationsEngine,
+    kernel: async (options) =>
+      (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
+  };
