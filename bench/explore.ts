@@ -1,6 +1,6 @@
 /**
  * Explore's speed in `npm run bench` (docs/explore.md): distinct states per second on one core,
- * each model (dag, operations, executive) at a configuration it explores in a few seconds, measured three ways in one process,
+ * each model of the registry at a configuration it explores in a few seconds (src/explore/<model>/explorer.ts), measured three ways in one process,
  * taking turns round by round —
  *
  *   steps only      the exploration with every step checked (legality, invariants) and no
@@ -18,27 +18,9 @@
  * costs a journal's length in fold steps again, per engine.
  */
 import { Bench } from "tinybench";
-import { loadEngine } from "../bindings/index.js";
-import { DAG_DEFAULTS, dagSubject } from "../src/explore/dag/subject.js";
-import {
-  EXECUTIVE_DEFAULTS,
-  type ExploredExecutive,
-  executiveSubject,
-  linesOf,
-  runOf,
-} from "../src/explore/executive/subject.js";
-import { explore, type Subject } from "../src/explore/explore.js";
-import {
-  describeConfiguration,
-  type ExploredOperations,
-  OPERATIONS_DEFAULTS,
-  operationsSubject,
-  recordsOf,
-} from "../src/explore/operations/subject.js";
-import { replay } from "../src/models/dag/fold.js";
-import { loggedEvents, type ModelState } from "../src/models/dag/state.js";
-import { replayObservations } from "../src/models/executive/audit.js";
-import { replay as replayOperations } from "../src/models/operations/replay.js";
+import { explore } from "../src/explore/explore.js";
+import type { BenchedExploration } from "../src/explore/facet.js";
+import { MODELS } from "../src/models/registry.js";
 import { median } from "./measure.js";
 
 export interface ExploreRow {
@@ -54,71 +36,25 @@ export interface ExploreRow {
   readonly foldSeconds: number;
 }
 
-/** `npm run bench`'s dag depth: a few seconds an exploration. */
-const DAG_DEPTH = 7;
-/** The operations configuration and depth: two strands, so that ops interleave. */
-const OPERATIONS_BENCHED = { ...OPERATIONS_DEFAULTS, strands: 2 };
-const OPERATIONS_DEPTH = 7;
+/** `npm run bench`'s depth: a few seconds an exploration (a model may explore less deep). */
+const BENCH_DEPTH = 7;
 
-/** One model's exploration, three ways: steps only, both engines, the fold of every journal. */
-interface Explored<State> {
-  readonly model: string;
-  readonly configuration: string;
-  readonly stepsOnly: Subject<State>;
-  readonly bothEngines: Subject<State>;
-  /** The journal of an explored state: its length, and its fold by the reference. */
-  readonly journal: (state: State) => { readonly events: number; readonly fold: () => void };
+/** Every model's exploration, in the registry's order, each at the depth it takes of `depth`. */
+export async function measureExplore(rounds: number, depth = BENCH_DEPTH): Promise<ExploreRow[]> {
+  const rows: ExploreRow[] = [];
+  for (const model of MODELS) {
+    const explorer = await model.explore.explorer();
+    rows.push(await measureOne(model.name, await explorer.benchmark(depth), rounds));
+  }
+  return rows;
 }
 
-export async function measureExplore(rounds: number, depth = DAG_DEPTH): Promise<ExploreRow[]> {
-  const wasm = await loadEngine();
-  const operationsWasm = await loadEngine({ model: "operations" });
-  const configuration = { nodes: DAG_DEFAULTS.nodes, paths: DAG_DEFAULTS.paths };
-  const dag: Explored<ModelState> = {
-    model: "dag",
-    configuration: `every DAG of 1 to ${configuration.nodes} nodes, ${configuration.paths} path, depth ${depth}`,
-    stepsOnly: { ...dagSubject(configuration), checkState: undefined },
-    bothEngines: dagSubject(configuration, wasm),
-    journal: (state) => {
-      const events = loggedEvents(state);
-      return { events: events.length, fold: () => replay(state.dag, events) };
-    },
-  };
-  const operationsDepth = Math.min(depth, OPERATIONS_DEPTH);
-  const operations: Explored<ExploredOperations> = {
-    model: "operations",
-    configuration: `${describeConfiguration(OPERATIONS_BENCHED)}, depth ${operationsDepth}`,
-    stepsOnly: { ...operationsSubject(OPERATIONS_BENCHED), checkState: undefined },
-    bothEngines: operationsSubject(OPERATIONS_BENCHED, operationsWasm),
-    journal: (state) => {
-      const records = recordsOf(state);
-      return { events: records.length, fold: () => replayOperations(records) };
-    },
-  };
-  const run = runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget);
-  const executiveDepth = Math.min(depth, EXECUTIVE_DEFAULTS.depth);
-  const executive: Explored<ExploredExecutive> = {
-    model: "executive",
-    configuration: `the built-in spec and budget, depth ${executiveDepth}`,
-    stepsOnly: { ...executiveSubject(run), checkState: undefined },
-    bothEngines: executiveSubject(run, await loadEngine({ model: "executive" })),
-    journal: (state) => {
-      const lines = linesOf(state);
-      return { events: lines.length, fold: () => replayObservations(run, lines) };
-    },
-  };
-  return [
-    await measureOne(dag, depth, rounds),
-    await measureOne(operations, operationsDepth, rounds),
-    await measureOne(executive, executiveDepth, rounds),
-  ];
-}
-
-async function measureOne<State>(
-  explored: Explored<State>,
-  depth: number,
+async function measureOne(
+  model: string,
+  explored: BenchedExploration<unknown>,
   rounds: number,
 ): Promise<ExploreRow> {
+  const { depth } = explored;
   const folds: (() => void)[] = [];
   let foldEvents = 0;
   const census = explore(explored.stepsOnly, depth, {
@@ -157,7 +93,7 @@ async function measureOne<State>(
     }
   }
   return {
-    model: explored.model,
+    model,
     configuration: explored.configuration,
     distinctStates: census.distinctStates,
     transitions: census.transitions,

@@ -7,29 +7,18 @@
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Exploration } from "../explore/explore.js";
+import {
+  type Counterexample,
+  type ExplorationRequest,
+  type Explored,
+  type ExploredConfiguration,
+  type MutantShown,
+  slug,
+} from "../explore/explored.js";
 import type { Sensitivity } from "../explore/faults.js";
 import { formatCount, plural } from "../text/format-units.js";
 import { type CliOutput, ExitCode, UsageError } from "./command.js";
 import { wantsProgress } from "./progress-bar.js";
-
-/** The configuration as the evidence records it, and as the summary's first line says it. */
-export interface ExploredConfiguration {
-  readonly evidence: { readonly model: string } & Readonly<Record<string, unknown>>;
-  readonly text: string;
-}
-
-/** A finding shrunk to its counterexample: a journal, and the rules each record breaks. */
-export interface Counterexample {
-  readonly rule: string;
-  /** The initial state it was found from: a DAG's shape, a configuration. */
-  readonly from: string;
-  /** How many times exploration found the rule broken. */
-  readonly times: number;
-  readonly journal: readonly unknown[];
-  readonly rules: readonly (readonly string[])[];
-  /** The journal as the JSONL file `--out` writes, its header included. */
-  readonly file: Uint8Array;
-}
 
 function evidence(
   configuration: ExploredConfiguration,
@@ -55,30 +44,6 @@ function evidence(
       rules,
     })),
   };
-}
-
-/** A mutant as explore shows it, whatever its model. */
-export interface MutantShown {
-  readonly name: string;
-  readonly description: string;
-  /** Pairs of states explored until it was killed, or all of them. */
-  readonly distinctStates: number;
-  /** What the configuration lacks for the change to ever matter, or null when it has it. */
-  readonly unexercised: string | null;
-  readonly kill: {
-    readonly madeBy: "reference" | "mutant";
-    /** The initial state its journal starts from: a DAG's shape, a configuration. */
-    readonly from: string;
-    readonly differs: string;
-    readonly journal: readonly unknown[];
-    /** What each machine says of the journal: the rules of each record, and its final state. */
-    readonly reference: { readonly rules: readonly (readonly string[])[]; readonly final: unknown };
-    readonly mutant: { readonly rules: readonly (readonly string[])[]; readonly final: unknown };
-    /** How the final states differ, a line each. */
-    readonly then: readonly string[];
-    /** The journal as the JSONL file `--out` writes, its header included. */
-    readonly file: Uint8Array;
-  } | null;
 }
 
 function mutantsEvidence(mutants: readonly MutantShown[]) {
@@ -201,16 +166,6 @@ function brokenText(rules: readonly string[]): string {
   return rules.length === 0 ? "" : `✗ ${rules.join(" · ")}`;
 }
 
-/** What a model's exploration found, for `finishExploration` to print, write and judge. */
-export interface Explored {
-  readonly configuration: ExploredConfiguration;
-  readonly result: Exploration<unknown>;
-  readonly counterexamples: readonly Counterexample[];
-  readonly sensitivity: Sensitivity | null;
-  /** Null when `--mutants` was not given. */
-  readonly mutants: readonly MutantShown[] | null;
-}
-
 /** Prints the exploration (text or the JSON evidence), writes `--out`'s files, and gives the exit code. */
 export function finishExploration(run: ExploreRun, explored: Explored): number {
   const { depth, format, output, out } = run;
@@ -286,21 +241,6 @@ function verdictLine(
   return `✓ nothing found: every step legal, every invariant kept, every journal strictly conformant, both engines agreed${killed}${notExercised}`;
 }
 
-/** With `--mutants`, each mutant hunted in turn, the progress line naming it; else none. */
-export async function huntEach<Mutant extends { readonly name: string }, Verdict>(
-  run: ExploreRun,
-  mutants: readonly Mutant[],
-  huntOne: (mutant: Mutant) => Promise<Verdict>,
-): Promise<Verdict[]> {
-  const verdicts: Verdict[] = [];
-  if (!run.mutants) return verdicts;
-  for (const mutant of mutants) {
-    run.progress(`hunting mutant ${mutant.name}`);
-    verdicts.push(await huntOne(mutant));
-  }
-  return verdicts;
-}
-
 /** `--out`'s file names: `finding-N-RULE.jsonl` for each counterexample, `mutant-NAME.jsonl` for each kill. */
 function findingFile(index: number, rule: string): string {
   return `finding-${index + 1}-${slug(rule)}.jsonl`;
@@ -310,16 +250,11 @@ function mutantFile(name: string): string {
   return `mutant-${name}.jsonl`;
 }
 
-/** What every model's exploration is run with: the bound, where it prints and writes. */
-export interface ExploreRun {
-  readonly depth: number;
+/** What every model's exploration is run with: the request, where it prints and writes. */
+export interface ExploreRun extends ExplorationRequest {
   readonly format: "text" | "json";
   readonly output: CliOutput;
   readonly out: CounterexampleFolder | null;
-  readonly faults: boolean;
-  readonly mutants: boolean;
-  /** Redraws the progress line (a person at a terminal only); null clears it. */
-  readonly progress: (line: string | null) => void;
 }
 
 /** A progress line as audit draws its bar: a person at a terminal only (never in CI, with NO_COLOR). */
@@ -335,11 +270,6 @@ export function progressLine(output: CliOutput): (line: string | null) => void {
     drawn = now;
     terminal.write(line === null ? "\r\u001b[K" : `\r\u001b[K${line}`);
   };
-}
-
-/** A rule as a file name's part: `legality (wrong-status)` → `legality-wrong-status`. */
-export function slug(rule: string): string {
-  return rule.replace(/[^A-Za-z0-9]+/g, "-").replace(/^-|-$/g, "");
 }
 
 /**

@@ -1,9 +1,9 @@
 /**
  * A real runtime driven through a small JSON-lines protocol (docs/explore.md, "Refinement"):
  * statefold starts the driver command once and writes one request per line on its stdin —
- * `{"reset": configuration}`, answered `{"ok": true}`, then for the `dag` and `executive` models
+ * `{"reset": configuration}`, answered `{"ok": true}`, then for a runtime driven action by action
  * `{"action": {…}}`, answered `{"journal": ["…line…", …]}` (the lines the runtime appended,
- * possibly none) or `{"refused": reason}`, and for an effect runtime (`operations`)
+ * possibly none) or `{"refused": reason}`, and for an effect runtime, which decides for itself,
  * `{"env": {…}}`, an event of the world around it, answered `{"journal": [lines], "calls":
  * [calls], "wake": t | null}` — reading one answer per line from its stdout. A driver that
  * exits, says something that is not such an answer, or takes longer than the timeout to answer

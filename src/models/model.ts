@@ -11,6 +11,7 @@
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { ExploreFacet } from "../explore/facet.js";
 import type { JsonOrigin } from "../journal/json-value-error.js";
 import type { AnyReport } from "./report-frame.js";
 
@@ -40,6 +41,8 @@ export interface Model<
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  /** Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). */
+  readonly explore: ExploreFacet;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { measureExplore } from "../../bench/explore.js";
 import { benchmarksMarkdown } from "../../bench/markdown.js";
-import { DAG_DEFAULTS, dagSubject } from "../../src/explore/dag/subject.js";
+import { DAG_DEFAULTS } from "../../src/explore/dag/defaults.js";
+import { dagSubject } from "../../src/explore/dag/subject.js";
 import { explore } from "../../src/explore/explore.js";
 
 describe("explore's bench rows", () => {

@@ -4,13 +4,14 @@
  * journals worked out by hand; a mutant with the reference's meaning survives.
  */
 import { describe, expect, it } from "vitest";
+import { EXECUTIVE_DEFAULTS } from "../../src/explore/executive/defaults.js";
 import {
   differenceOf,
   EXECUTIVE_MUTANTS,
   type ExecutiveMutant,
   huntExecutiveMutant,
 } from "../../src/explore/executive/mutants.js";
-import { EXECUTIVE_DEFAULTS, runOf } from "../../src/explore/executive/subject.js";
+import { runOf } from "../../src/explore/executive/subject.js";
 import { auditExecutive } from "../../src/models/executive/audit.js";
 import { stepState } from "../../src/models/executive/step.js";
 

@@ -6,13 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
+import { EXECUTIVE_DEFAULTS } from "../../src/explore/executive/defaults.js";
 import { STEP_INVARIANTS } from "../../src/explore/executive/invariants.js";
-import {
-  EXECUTIVE_DEFAULTS,
-  executiveSubject,
-  linesOf,
-  runOf,
-} from "../../src/explore/executive/subject.js";
+import { executiveSubject, linesOf, runOf } from "../../src/explore/executive/subject.js";
 import { explore } from "../../src/explore/explore.js";
 import { referenceExecutive } from "../../src/models/executive/machine.js";
 import type { ExecutiveState } from "../../src/models/executive/state.js";

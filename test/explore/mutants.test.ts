@@ -5,13 +5,14 @@
  * reference means survives, and is named.
  */
 import { describe, expect, it } from "vitest";
+import { DAG_DEFAULTS } from "../../src/explore/dag/defaults.js";
 import {
   DAG_MUTANTS,
   type DagMutant,
   differenceOf,
   huntMutant,
 } from "../../src/explore/dag/mutants.js";
-import { DAG_DEFAULTS, shapeOf } from "../../src/explore/dag/subject.js";
+import { shapeOf } from "../../src/explore/dag/subject.js";
 import { audit } from "../../src/models/dag/audit.js";
 import { applyEvent } from "../../src/models/dag/fold.js";
 import { precondition } from "../../src/models/dag/transitions.js";

@@ -4,13 +4,13 @@
  * journals worked out by hand; a mutant with the reference's meaning survives.
  */
 import { describe, expect, it } from "vitest";
+import { OPERATIONS_DEFAULTS } from "../../src/explore/operations/defaults.js";
 import {
   differenceOf,
   huntOperationsMutant,
   OPERATIONS_MUTANTS,
   type OperationsMutant,
 } from "../../src/explore/operations/mutants.js";
-import { OPERATIONS_DEFAULTS } from "../../src/explore/operations/subject.js";
 import { apply } from "../../src/models/operations/apply.js";
 import { audit } from "../../src/models/operations/audit.js";
 import { retryWait } from "../../src/models/operations/retry-wait.js";

@@ -10,13 +10,10 @@ import { loadEngine } from "../../bindings/index.js";
 import { explore } from "../../src/explore/explore.js";
 import { emptySensitivity } from "../../src/explore/faults.js";
 import { shrinkFailure } from "../../src/explore/operations/counterexample.js";
+import { OPERATIONS_DEFAULTS } from "../../src/explore/operations/defaults.js";
 import { injectOperationsFaults, OPERATIONS_FAULTS } from "../../src/explore/operations/faults.js";
 import { STATE_INVARIANTS } from "../../src/explore/operations/invariants.js";
-import {
-  OPERATIONS_DEFAULTS,
-  operationsSubject,
-  recordsOf,
-} from "../../src/explore/operations/subject.js";
+import { operationsSubject, recordsOf } from "../../src/explore/operations/subject.js";
 import { foldRecord } from "../../src/models/operations/fold.js";
 import { readRecord } from "../../src/models/operations/read-record.js";
 import { initialState, type OperationsState } from "../../src/models/operations/state.js";

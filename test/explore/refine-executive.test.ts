@@ -6,8 +6,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Driver } from "../../src/explore/driver.js";
-import { EXECUTIVE_HOST_DEPTH, refineExecutive } from "../../src/explore/executive/refine.js";
-import { EXECUTIVE_DEFAULTS, runOf } from "../../src/explore/executive/subject.js";
+import { EXECUTIVE_DEFAULTS, EXECUTIVE_HOST_DEPTH } from "../../src/explore/executive/defaults.js";
+import { refineExecutive } from "../../src/explore/executive/refine.js";
+import { runOf } from "../../src/explore/executive/subject.js";
 
 const HOST = "node examples/drivers/executive-driver.mjs";
 const RUN = runOf(EXECUTIVE_DEFAULTS.spec, EXECUTIVE_DEFAULTS.budget);

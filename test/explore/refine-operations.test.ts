@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { Driver } from "../../src/explore/driver.js";
+import { EFFECT_RUNTIME_DEFAULTS } from "../../src/explore/operations/defaults.js";
 import {
-  EFFECT_RUNTIME_DEFAULTS,
   type EffectRuntimeConfiguration,
   failureOfSchedule,
   refineEffectRuntime,

@@ -45,9 +45,6 @@ export interface DagConfiguration {
   readonly paths: number;
 }
 
-/** The configuration and bound `statefold explore` takes when no flag says otherwise. */
-export const DAG_DEFAULTS = { nodes: 3, depth: 6, paths: 1 } as const;
-
 /** One public transition with its argument, as a driver is asked to perform it. */
 export interface DagCall {
   readonly call: string;

@@ -37,9 +37,6 @@ export interface ExecutiveRefinement {
 
 const RESTART: ExecutiveAction = { restart: true };
 
-/** The bound a driver run takes when --depth does not say: a few seconds of a small host. */
-export const EXECUTIVE_HOST_DEPTH = 4;
-
 interface Reached {
   readonly state: ExploredExecutive;
   readonly actions: readonly ExecutiveAction[];

@@ -18,37 +18,6 @@ import { type KernelAuditing, kernelAgrees, type Subject } from "../explore.js";
 import { firstBroken } from "./counterexample.js";
 import { STEP_INVARIANTS } from "./invariants.js";
 
-/** A small run that reaches every decision: a sub-plan, retries, checkpoints, each budget's end. */
-export const EXECUTIVE_DEFAULTS = {
-  spec: {
-    task: "explore",
-    plan: {
-      steps: [
-        { id: "outline", deps: [], effect: "model" },
-        {
-          id: "sources",
-          deps: ["outline"],
-          plan: { steps: [{ id: "search", deps: [], effect: "tool" }] },
-          budget: { retries: 1 },
-        },
-        { id: "draft", deps: ["sources"], effect: "model" },
-      ],
-    },
-    checkpointEvery: 2,
-  },
-  budget: {
-    steps: 8,
-    depth: 1,
-    modelCalls: 2,
-    toolCalls: 2,
-    contextOps: 0,
-    retries: 2,
-    outputBytes: 100,
-    deadline: 1000,
-  },
-  depth: 8,
-} as const;
-
 /** A journal's lines, newest first, sharing its tail with every earlier state's. */
 type LineLog = {
   readonly line: { readonly observation: unknown; readonly decision: Decision };

@@ -12,7 +12,7 @@
 import type { Policy } from "../../models/operations/records.js";
 import type { Call, Driver, EnvAnswer } from "../driver.js";
 import { shrink } from "../shrink.js";
-import { HINT_MS, OPERATIONS_DEFAULTS } from "./subject.js";
+import { HINT_MS } from "./subject.js";
 import {
   type EffectFinding,
   EMPTY_WORLD,
@@ -33,16 +33,6 @@ export interface EffectRuntimeConfiguration {
   readonly progressBound: number;
   readonly policy: Policy;
 }
-
-export const EFFECT_RUNTIME_DEFAULTS = {
-  strands: 1,
-  ops: 2,
-  keys: 1,
-  faults: 2,
-  depth: 6,
-  progressBound: 32,
-  policy: OPERATIONS_DEFAULTS.policy,
-} as const;
 
 /**
  * An environment event as a schedule keeps it: a call named by what it asks (its id may differ

@@ -34,16 +34,6 @@ export interface OperationsConfiguration {
   readonly policy: Policy;
 }
 
-export const OPERATIONS_DEFAULTS = {
-  strands: 1,
-  ops: 2,
-  keys: 1,
-  attempts: 2,
-  leases: 1,
-  depth: 7,
-  policy: { maxAttempts: 2, baseDelayMs: 100, maxDelayMs: 1000 },
-} as const;
-
 /** The provider's hint a hinted retryable error carries: longer than the ladder's longest wait. */
 export const HINT_MS = 2500;
 

@@ -2,6 +2,8 @@
  * The dag model as the rest of statefold sees it (docs/models/dag.md): its entry in the model
  * registry. Everything a command, a page or a benchmark needs of the model is reached from here.
  */
+
+import { dagExplore } from "../../explore/dag/facet.js";
 import { readDagHeaderField } from "../../journal/dag/header.js";
 import type { Model } from "../model.js";
 import type { Dag } from "./dag.js";
@@ -14,4 +16,5 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
   readHeaderFields: readDagHeaderField,
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
+  explore: dagExplore,
 };

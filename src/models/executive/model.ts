@@ -2,6 +2,8 @@
  * The executive model as the rest of statefold sees it (docs/models/executive.md): its entry in
  * the model registry.
  */
+
+import { executiveExplore } from "../../explore/executive/facet.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport, ExecutiveRun } from "./audit.js";
@@ -21,4 +23,5 @@ export const executiveModel: Model<
   reference: async () => (await import("./engine.js")).referenceExecutiveEngine,
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
+  explore: executiveExplore,
 };
