@@ -311,6 +311,41 @@ describe("the constants both sides write down", () => {
     expect(value, `${binding} must equal ${kernel}`).toBe(kernelValue);
   });
 
+  it("bindings/executive/pack-spec.ts: the packed spec's counts, in assembly/executive/header.ts's order", () => {
+    const kernel = kernelFields(
+      sourceBetween(
+        "assembly/executive/header.ts",
+        "memory.fill(blob, 0, HEADER_BYTES)",
+        "memory.copy(blob + HEADER_BYTES",
+      ),
+      "blob",
+    );
+    // The kernel's n is the steps' count, its idByteCount the ids' bytes.
+    const named: Record<string, string> = { n: "stepCount", idByteCount: "idBytes" };
+    const kernelCounts = kernel.map((field) => named[field.name ?? ""] ?? field.name);
+    expect(kernel.map((field) => field.offset)).toEqual(kernelCounts.map((_, i) => 4 * i));
+    const source = readFileSync(join(ROOT, packSpec), "utf8");
+    const written = /const counts = \[([^\]]+)\];/.exec(source)?.[1] ?? "";
+    expect(source).toContain("view.setInt32(4 * i, value, true)");
+    expect(
+      written.split(",").map((count) => count.trim().replace(/\.length$/, "")),
+      `${packSpec} writes the counts`,
+    ).toEqual(kernelCounts);
+    const read =
+      /const \[([^\]]+)\] = \[([\d, ]+)\]\.map\(\(at\) => view\.getInt32\(at, true\)\)/.exec(
+        source,
+      );
+    const names = (read?.[1] ?? "").split(",").map((name) => name.trim());
+    const offsets = (read?.[2] ?? "").split(",").map(Number);
+    expect(names.length, `${packSpec} reads the counts`).toBeGreaterThan(0);
+    for (const [i, name] of names.entries()) {
+      expect(
+        kernelCounts[(offsets[i] as number) / 4],
+        `${packSpec} reads ${name} at ${offsets[i]}`,
+      ).toBe(name);
+    }
+  });
+
   it("bindings/executive/audit-snapshot.ts RECORDED_POINTER, RECORDED_LENGTH: where a listed mismatch keeps its recorded decision", () => {
     const file = "bindings/executive/audit-snapshot.ts";
     const written = kernelFields(
