@@ -1,0 +1,279 @@
+/**
+ * The shape of the house, held by its import graph (docs/architecture.md): the static imports of
+ * src/, bindings/, web/ and bench/ form no cycle, the bindings never reach into the CLI, and a
+ * model's code is reached from shared code only through its manifest, which only the registry
+ * imports.
+ */
+import { describe, expect, it } from "vitest";
+import { MODEL_NAMES } from "../../src/models/registry.js";
+import { staticImportGraph, trackedTypeScript } from "../support/static-imports.js";
+
+/** Run-time edges only: a type-only import is erased and loads nothing, so it closes no cycle. */
+const GRAPH = staticImportGraph(trackedTypeScript(["src", "bindings", "web", "bench"]));
+
+/**
+ * Imports from shared code (or another model's code) into a model's folders, as `importer →
+ * imported`, on main when this test was written. The model contract's restructuring is shrinking
+ * this list to nothing: a new entry fails the test, and so does an entry that no longer holds
+ * (remove it here).
+ */
+const MODEL_FOLDER_IMPORTS_ALLOWED: readonly string[] = [
+  "bench/engines.ts → bindings/dag/fold-records.ts",
+  "bench/engines.ts → bindings/dag/header-dag.ts",
+  "bench/engines.ts → bindings/dag/pack-dag.ts",
+  "bench/engines.ts → bindings/dag/read-report.ts",
+  "bench/engines.ts → bindings/executive/index.ts",
+  "bench/engines.ts → bindings/operations/index.ts",
+  "bench/engines.ts → src/models/dag/engine.ts",
+  "bench/engines.ts → src/models/executive/engine.ts",
+  "bench/engines.ts → src/models/operations/engine.ts",
+  "bench/explore.ts → src/explore/dag/subject.ts",
+  "bench/explore.ts → src/explore/executive/subject.ts",
+  "bench/explore.ts → src/explore/operations/subject.ts",
+  "bench/explore.ts → src/models/dag/fold.ts",
+  "bench/explore.ts → src/models/dag/state.ts",
+  "bench/explore.ts → src/models/executive/audit.ts",
+  "bench/explore.ts → src/models/operations/replay.ts",
+  "bench/journal-files.ts → src/generate/dag/campaign.ts",
+  "bench/journal-files.ts → src/generate/executive/journal.ts",
+  "bench/journal-files.ts → src/generate/operations/fault-kinds.ts",
+  "bench/journal-files.ts → src/generate/operations/journal.ts",
+  "bench/js-auditor/index.ts → src/journal/dag/choose-dag.ts",
+  "bench/js-auditor/index.ts → src/models/dag/engine.ts",
+  "bench/js-auditor/jsonl-audit.ts → src/models/dag/events.ts",
+  "bench/js-auditor/node-states.ts → src/models/dag/report.ts",
+  "bench/js-auditor/node-states.ts → src/models/dag/reverse-edges.ts",
+  "bench/js-auditor/report.ts → src/models/dag/events.ts",
+  "bench/js-auditor/report.ts → src/models/dag/state.ts",
+  "bench/kept-bytes.ts → bindings/operations/engine.ts",
+  "bench/kernel-ab.ts → bindings/dag/engine.ts",
+  "bench/kernel-ab.ts → bindings/executive/engine.ts",
+  "bench/kernel-ab.ts → bindings/operations/engine.ts",
+  "bench/markdown.ts → src/generate/executive/journal.ts",
+  "bench/markdown.ts → src/generate/operations/fault-kinds.ts",
+  "bench/markdown.ts → src/generate/operations/journal.ts",
+  "bench/scales.ts → src/generate/executive/journal.ts",
+  "bench/verify.ts → bindings/executive/index.ts",
+  "bench/verify.ts → bindings/operations/index.ts",
+  "bench/xstate-fold.ts → src/models/dag/state.ts",
+  "bindings/executive/pack-spec.ts → src/models/dag/dag.ts",
+  "bindings/index.ts → bindings/dag/engine.ts",
+  "src/cli/engine.ts → src/models/dag/engine.ts",
+  "src/cli/executive.ts → src/models/executive/index.ts",
+  "src/cli/explore-dag.ts → src/explore/dag/counterexample.ts",
+  "src/cli/explore-dag.ts → src/explore/dag/dags.ts",
+  "src/cli/explore-dag.ts → src/explore/dag/faults.ts",
+  "src/cli/explore-dag.ts → src/explore/dag/mutants.ts",
+  "src/cli/explore-dag.ts → src/explore/dag/subject.ts",
+  "src/cli/explore-dag.ts → src/models/dag/audit.ts",
+  "src/cli/explore-dag.ts → src/models/dag/state.ts",
+  "src/cli/explore-executive.ts → src/explore/executive/counterexample.ts",
+  "src/cli/explore-executive.ts → src/explore/executive/faults.ts",
+  "src/cli/explore-executive.ts → src/explore/executive/mutants.ts",
+  "src/cli/explore-executive.ts → src/explore/executive/subject.ts",
+  "src/cli/explore-executive.ts → src/models/executive/audit.ts",
+  "src/cli/explore-operations.ts → src/explore/operations/counterexample.ts",
+  "src/cli/explore-operations.ts → src/explore/operations/faults.ts",
+  "src/cli/explore-operations.ts → src/explore/operations/mutants.ts",
+  "src/cli/explore-operations.ts → src/explore/operations/subject.ts",
+  "src/cli/explore-operations.ts → src/models/operations/audit.ts",
+  "src/cli/explore-operations.ts → src/models/operations/integrity.ts",
+  "src/cli/explore-operations.ts → src/models/operations/read-record.ts",
+  "src/cli/explore-refine.ts → src/explore/operations/subject.ts",
+  "src/cli/explore.ts → src/explore/dag/refine.ts",
+  "src/cli/explore.ts → src/explore/dag/subject.ts",
+  "src/cli/explore.ts → src/explore/executive/refine.ts",
+  "src/cli/explore.ts → src/explore/executive/subject.ts",
+  "src/cli/explore.ts → src/explore/operations/refine.ts",
+  "src/cli/explore.ts → src/explore/operations/subject.ts",
+  "src/cli/finding-numbers.ts → src/report/operations/wording.ts",
+  "src/cli/gen.ts → src/generate/dag/fault-kinds.ts",
+  "src/cli/gen.ts → src/generate/dag/faults.ts",
+  "src/cli/gen.ts → src/generate/dag/synthetic-journal.ts",
+  "src/cli/gen.ts → src/generate/executive/journal.ts",
+  "src/cli/gen.ts → src/generate/operations/fault-kinds.ts",
+  "src/cli/gen.ts → src/generate/operations/journal.ts",
+  "src/cli/layers.ts → src/models/dag/dag.ts",
+  "src/cli/render-text.ts → src/models/dag/report.ts",
+  "src/cli/render-text.ts → src/models/executive/rules.ts",
+  "src/cli/render-text.ts → src/models/operations/report.ts",
+  "src/cli/render-text.ts → src/report/executive/wording.ts",
+  "src/cli/render-text.ts → src/report/operations/wording.ts",
+  "src/cli/replay.ts → src/models/dag/events.ts",
+  "src/engine-arguments.ts → src/models/dag/reverse-edges.ts",
+  "src/gate/journal-invariant-violation.ts → src/models/executive/rules.ts",
+  "src/gate/journal-invariant-violation.ts → src/models/operations/report.ts",
+  "src/gate/journal-invariant-violation.ts → src/report/executive/wording.ts",
+  "src/gate/journal-invariant-violation.ts → src/report/operations/wording.ts",
+  "src/generate/executive/journal.ts → src/generate/dag/faults.ts",
+  "src/generate/operations/journal.ts → src/generate/dag/faults.ts",
+  "src/index.ts → src/models/dag/engine.ts",
+  "src/index.ts → src/models/dag/index.ts",
+  "src/index.ts → src/models/executive/engine.ts",
+  "src/index.ts → src/models/executive/index.ts",
+  "src/index.ts → src/models/operations/engine.ts",
+  "src/index.ts → src/models/operations/index.ts",
+  "src/journal/index.ts → src/journal/dag/choose-dag.ts",
+  "src/journal/index.ts → src/journal/dag/dag-file.ts",
+  "src/journal/index.ts → src/journal/dag/lisp-expr.ts",
+  "src/journal/index.ts → src/models/executive/spec.ts",
+  "src/journal/jsonl.ts → src/journal/dag/dag-file.ts",
+  "src/journal/jsonl.ts → src/models/executive/spec.ts",
+  "src/journal/missing-header.ts → src/models/dag/events.ts",
+  "src/journal/missing-header.ts → src/models/operations/records.ts",
+  "src/models/executive/spec.ts → src/models/dag/dag.ts",
+  "src/models/executive/step.ts → src/models/dag/dag.ts",
+  "src/report/escape-html.ts → src/report/dag/journal-view.ts",
+  "src/report/gather-journal-view.ts → src/models/executive/engine.ts",
+  "src/report/gather-journal-view.ts → src/report/dag/build-journal-view.ts",
+  "src/report/gather-journal-view.ts → src/report/executive/view.ts",
+  "src/report/gather-journal-view.ts → src/report/operations/view.ts",
+  "src/report/operations/view.ts → src/report/dag/journal-view.ts",
+  "src/report/quote-lines.ts → src/report/dag/journal-view.ts",
+  "src/report/render-html-report.ts → src/models/dag/report.ts",
+  "src/report/render-html-report.ts → src/report/dag/render-dag.ts",
+  "src/report/render-html-report.ts → src/report/executive/render-journal.ts",
+  "src/report/render-html-report.ts → src/report/executive/wording.ts",
+  "src/report/render-html-report.ts → src/report/operations/render-journal.ts",
+  "src/report/render-html-report.ts → src/report/operations/wording.ts",
+  "src/report/wording.ts → src/models/dag/state.ts",
+  "web/audit-worker.ts → bindings/executive/index.ts",
+  "web/audit-worker.ts → bindings/operations/index.ts",
+  "web/audit-worker.ts → src/journal/dag/choose-dag.ts",
+  "web/audit-worker.ts → src/journal/dag/dag-file.ts",
+  "web/audit-worker.ts → src/journal/dag/lisp-expr.ts",
+  "web/audit-worker.ts → src/models/executive/engine.ts",
+  "web/audit-worker.ts → src/report/dag/build-journal-view.ts",
+  "web/audit-worker.ts → src/report/executive/view.ts",
+  "web/audit-worker.ts → src/report/operations/view.ts",
+];
+
+/** The strongly connected components of more than one file (or a file importing itself). */
+function cyclicComponents(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const lowLink = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    lowLink.set(file, index.get(file) as number);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        lowLink.set(file, Math.min(lowLink.get(file) as number, lowLink.get(target) as number));
+      } else if (onStack.has(target)) {
+        lowLink.set(file, Math.min(lowLink.get(file) as number, index.get(target) as number));
+      }
+    }
+    if (lowLink.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== file);
+    if (component.length > 1 || (graph.get(file) ?? []).includes(file)) {
+      components.push(component.sort());
+    }
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  return components;
+}
+
+/** One cycle through the component, in import order, from its first file back to it. */
+function cycleThrough(
+  component: readonly string[],
+  graph: ReadonlyMap<string, readonly string[]>,
+): string[] {
+  const start = component[0] as string;
+  const members = new Set(component);
+  const cameFrom = new Map<string, string>();
+  const queue = [start];
+  for (let head = 0; head < queue.length; head++) {
+    const file = queue[head] as string;
+    for (const target of graph.get(file) ?? []) {
+      if (target === start) {
+        const path = [file];
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0] as string) as string);
+        return [...path, start];
+      }
+      if (!members.has(target) || cameFrom.has(target)) continue;
+      cameFrom.set(target, file);
+      queue.push(target);
+    }
+  }
+  return [start];
+}
+
+/** The model whose folders hold the file (a path segment is its name), or null: shared code. */
+function modelOf(path: string): string | null {
+  const segments = path.split("/").slice(0, -1);
+  return MODEL_NAMES.find((name) => segments.includes(name)) ?? null;
+}
+
+/** Whether shared code, or another model's, reaches into a model's folders by this import. */
+function reachesIntoModel(importer: string, imported: string): boolean {
+  const model = modelOf(imported);
+  if (model === null || modelOf(importer) === model) return false;
+  return !(importer === "src/models/registry.ts" && imported === `src/models/${model}/model.ts`);
+}
+
+function modelFolderImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [importer, targets] of graph) {
+    for (const imported of targets) {
+      if (reachesIntoModel(importer, imported)) found.push(`${importer} → ${imported}`);
+    }
+  }
+  return found.sort();
+}
+
+describe("the static import graph", () => {
+  it("resolves every relative import to a tracked file", () => {
+    const unresolved = [...GRAPH].flatMap(([importer, targets]) =>
+      targets.filter((target) => !GRAPH.has(target)).map((target) => `${importer} → ${target}`),
+    );
+    expect(unresolved).toEqual([]);
+  });
+
+  it("has no cycle", () => {
+    const cycles = cyclicComponents(GRAPH).map((component) =>
+      cycleThrough(component, GRAPH).join(" → "),
+    );
+    expect(cycles, "import cycles, each from a file back to it").toEqual([]);
+  });
+
+  it("has nothing in bindings/ importing from src/cli/", () => {
+    const intoCli = [...GRAPH].flatMap(([importer, targets]) =>
+      importer.startsWith("bindings/")
+        ? targets
+            .filter((target) => target.startsWith("src/cli/"))
+            .map((target) => `${importer} → ${target}`)
+        : [],
+    );
+    expect(intoCli).toEqual([]);
+  });
+
+  it("reaches a model's folders from outside them only through the registry's manifests", () => {
+    const found = modelFolderImports(GRAPH);
+    if (MODEL_FOLDER_IMPORTS_ALLOWED.length > 0) {
+      console.log(
+        `Imports into model folders still allowed (${MODEL_FOLDER_IMPORTS_ALLOWED.length}):\n  ${MODEL_FOLDER_IMPORTS_ALLOWED.join("\n  ")}`,
+      );
+    }
+    const allowed = new Set(MODEL_FOLDER_IMPORTS_ALLOWED);
+    expect(
+      found.filter((entry) => !allowed.has(entry)),
+      "imports into a model's folders from shared code or another model (go through the model value)",
+    ).toEqual([]);
+    expect(
+      MODEL_FOLDER_IMPORTS_ALLOWED.filter((entry) => !found.includes(entry)),
+      "allowed imports that are gone: remove them from MODEL_FOLDER_IMPORTS_ALLOWED",
+    ).toEqual([]);
+  });
+});
