@@ -136,7 +136,7 @@ async function replayOperations(
   const [{ replay }, { integrityMessage }, { renderOperationsState }] = await Promise.all([
     import("../models/operations/replay.js"),
     import("../models/operations/integrity.js"),
-    import("./render-operations-state.js"),
+    import("./operations/render-operations-state.js"),
   ]);
   const { state, fault } = replay(journal.events);
   output.stdout(renderOperationsState(state));

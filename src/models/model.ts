@@ -10,6 +10,7 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
+import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { AnyReport } from "./report-frame.js";
 
@@ -26,6 +27,8 @@ export interface Model<
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
+  readonly commands: readonly ModelCommand[];
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -11,4 +11,12 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
   summary: "a work campaign over a DAG of tasks: six invariants, eight transitions",
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
+  commands: [
+    {
+      name: "layers",
+      summary: "print the Kahn layers of a DAG file or a dag journal's header",
+      after: "replay",
+      load: async () => (await import("../../cli/dag/layers.js")).layersCommand,
+    },
+  ],
 };

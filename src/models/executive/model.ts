@@ -12,4 +12,12 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
   reference: async () => (await import("./engine.js")).referenceExecutiveEngine,
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
+  commands: [
+    {
+      name: "executive",
+      summary: "run the executive machine: observations on stdin, the journal on stdout",
+      after: "gen",
+      load: async () => (await import("../../cli/executive/executive.js")).executiveCommand,
+    },
+  ],
 };

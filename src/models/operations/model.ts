@@ -12,4 +12,5 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   reference: async () => (await import("./engine.js")).referenceOperationsEngine,
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
+  commands: [],
 };
