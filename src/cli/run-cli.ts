@@ -45,7 +45,7 @@ const SHARED_COMMANDS = [
   {
     name: "gen",
     summary: "write a synthetic journal of any model, with injected faults",
-    load: async () => (await import("./gen.js")).genCommand,
+    load: async () => (await import("./gen.js")).loadGenCommand(),
   },
   {
     name: "enqueue",

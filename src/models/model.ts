@@ -12,6 +12,7 @@
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
 import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { ModelGenerator } from "../generate/model-generator.js";
 import type { AnyReport } from "./report-frame.js";
 
 export interface Model<
@@ -29,6 +30,8 @@ export interface Model<
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
   /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
   readonly commands: readonly ModelCommand[];
+  /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
+  gen(): Promise<ModelGenerator>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -19,4 +19,5 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
       load: async () => (await import("../../cli/dag/layers.js")).layersCommand,
     },
   ],
+  gen: async () => (await import("../../cli/dag/gen.js")).dagGenerator,
 };

@@ -20,4 +20,5 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
       load: async () => (await import("../../cli/executive/executive.js")).executiveCommand,
     },
   ],
+  gen: async () => (await import("../../cli/executive/gen.js")).executiveGenerator,
 };

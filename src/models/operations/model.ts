@@ -13,4 +13,5 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
   commands: [],
+  gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
 };
