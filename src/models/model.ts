@@ -10,6 +10,7 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
+import type { ModelReplay } from "../cli/model-replay.js";
 import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
@@ -32,6 +33,8 @@ export interface Model<
   readonly commands: readonly ModelCommand[];
   /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
   gen(): Promise<ModelGenerator>;
+  /** How `statefold replay` prints the state a journal of this model folds to. */
+  readonly replay: ModelReplay;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -2,6 +2,7 @@
  * The dag model as the rest of statefold sees it (docs/models/dag.md): its entry in the model
  * registry. Everything a command, a page or a benchmark needs of the model is reached from here.
  */
+import type { JournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { AuditBytesOptions } from "./engine.js";
 import type { Report } from "./report.js";
@@ -20,4 +21,12 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
     },
   ],
   gen: async () => (await import("../../cli/dag/gen.js")).dagGenerator,
+  replay: {
+    output: `A dag journal: one
+node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
+fold applies every well-formed event, legal or not, as the librecode model does.`,
+    onKernel: true,
+    print: async (journal: JournalFile, engine, output) =>
+      (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
+  },
 };

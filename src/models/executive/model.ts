@@ -2,6 +2,7 @@
  * The executive model as the rest of statefold sees it (docs/models/executive.md): its entry in
  * the model registry.
  */
+import type { OtherJournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport } from "./audit.js";
 import type { ExecutiveAuditOptions } from "./engine.js";
@@ -21,4 +22,13 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
     },
   ],
   gen: async () => (await import("../../cli/executive/gen.js")).executiveGenerator,
+  replay: {
+    output: `An
+executive journal: the state the machine reaches when every observation is replayed through
+it, the recorded decisions aside — {"version","spec","status","seq","now","frames",...}, the
+body of its snapshot (docs/models/executive.md, "State").`,
+    onKernel: true,
+    print: async (journal: OtherJournalFile, engine, output) =>
+      (await import("../../cli/executive/replay.js")).replayExecutive(journal, engine, output),
+  },
 };

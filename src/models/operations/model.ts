@@ -2,6 +2,7 @@
  * The operations model as the rest of statefold sees it (docs/models/operations.md): its entry
  * in the model registry.
  */
+import type { OtherJournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
 import type { OperationsReport } from "./report.js";
@@ -14,4 +15,12 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
   commands: [],
   gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
+  replay: {
+    output: `An
+operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
+per line, each operation with its steps and live effects (docs/models/operations.md).`,
+    onKernel: false,
+    print: async (journal: OtherJournalFile, _engine, output) =>
+      (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
+  },
 };
