@@ -3,7 +3,7 @@
  * turns every failure into one line on stderr and exit status 2 — never a stack trace.
  */
 import { JournalError } from "../journal/errors.js";
-import { MODELS } from "../models/registry.js";
+import { DEFAULT_MODEL, MODELS } from "../models/registry.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
 import { helpColumns } from "./help-columns.js";
 import { packageVersion } from "./version.js";
@@ -86,7 +86,7 @@ const HELP = `Usage: statefold <command> [options]
 
 Audits orchestration journals against reference state machines, one per model. A journal's
 header names its model; --model names it where the header does not, and a journal that
-neither names is a dag journal.
+neither names is a ${DEFAULT_MODEL} journal.
 
 Models:
 ${helpColumns(
