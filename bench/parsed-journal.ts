@@ -5,6 +5,7 @@
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
+import { dagOfHeader } from "../src/journal/dag/header.js";
 import { readJsonlHeader } from "../src/journal/jsonl.js";
 import type { Dag } from "../src/models/dag/dag.js";
 
@@ -26,7 +27,7 @@ export async function readParsedJournal(path: string): Promise<ParsedJournal> {
     lineNumber += 1;
     if (line.length === 0) continue;
     if (dag === null) {
-      dag = readJsonlHeader(new TextEncoder().encode(line), path)?.dag ?? null;
+      dag = dagOfHeader(readJsonlHeader(new TextEncoder().encode(line), path));
       if (dag === null) throw new Error(`${path}: the journal has no dag header`);
       continue;
     }

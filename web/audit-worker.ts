@@ -14,6 +14,7 @@ import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/ope
 import { chooseModel } from "../src/journal/choose-model.js";
 import { chooseDag } from "../src/journal/dag/choose-dag.js";
 import { parseDagFile } from "../src/journal/dag/dag-file.js";
+import { dagOfHeader } from "../src/journal/dag/header.js";
 import { readLispExprJournal } from "../src/journal/dag/lisp-expr.js";
 import { JournalError } from "../src/journal/errors.js";
 import type { Journal } from "../src/journal/journal.js";
@@ -234,7 +235,10 @@ async function auditDag({ journal, dag: dagFile }: AuditRequest): Promise<AuditM
     // The .lisp-expr reader takes the journal whole, as the command line's does.
     const read = readLispExprJournal(await bytesOf(journal), journal.name);
     scope.postMessage({ type: "progress", bytes: journal.size, total: journal.size, events: null });
-    lispExpr = { read, dag: chooseDag(journal.name, read.dag, given, read.missingHeader) };
+    lispExpr = {
+      read,
+      dag: chooseDag(journal.name, dagOfHeader(read.header), given, read.missingHeader),
+    };
     report = wasm.audit(lispExpr.dag, read.events, { lines: read.lines, tornTail: read.tornTail });
   } else {
     report = await streamJsonl(wasm, journal, given?.dag ?? null, given?.name);
@@ -309,7 +313,10 @@ async function readJsonlAgain(
   given: { dag: Dag; name: string } | null,
 ): Promise<ChosenJournal> {
   const read = readJsonlJournal(await bytesOf(journal), journal.name);
-  return { read, dag: chooseDag(journal.name, read.dag, given, read.missingHeader) };
+  return {
+    read,
+    dag: chooseDag(journal.name, dagOfHeader(read.header), given, read.missingHeader),
+  };
 }
 
 async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {

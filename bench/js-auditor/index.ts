@@ -12,6 +12,7 @@
 
 import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
 import { chooseDag } from "../../src/journal/dag/choose-dag.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { missingHeader } from "../../src/journal/missing-header.js";
 import type { Dag } from "../../src/models/dag/dag.js";
@@ -54,7 +55,7 @@ export class JsAuditor implements ByteAuditor {
     if (this.lastHeader !== null && sameBytes(this.lastHeader.line, firstLine)) {
       return this.lastHeader.dag;
     }
-    const dag = readJsonlJournal(firstLine, file).dag;
+    const dag = dagOfHeader(readJsonlJournal(firstLine, file).header);
     if (dag !== null) this.lastHeader = { line: firstLine.slice(), dag };
     return dag;
   }

@@ -5,6 +5,7 @@
  * with — is made from the header line only when something asks for it.
  */
 
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
 import type { Dag } from "../../src/models/dag/dag.js";
 import type { KernelExports } from "../kernel.js";
@@ -44,7 +45,7 @@ export class KernelHeaderDag implements NodeIds {
 
   /** The reference's DAG of the same header: the same nodes in the same positions. */
   dag(): Dag {
-    this.made ??= readJsonlHeader(this.line, this.file)?.dag as Dag;
+    this.made ??= dagOfHeader(readJsonlHeader(this.line, this.file)) as Dag;
     return this.made;
   }
 }

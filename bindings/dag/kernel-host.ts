@@ -6,6 +6,7 @@
 
 import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader, readJsonlHeaderModel } from "../../src/journal/jsonl.js";
 import type { Dag } from "../../src/models/dag/dag.js";
@@ -124,7 +125,7 @@ export class KernelHost {
     const header = readJsonlHeader(firstLine, file, "dag");
     if (header === null) return null;
     chooseModel(file, header.model, "dag", "the dag engine");
-    return { dag: header.dag as Dag, named: header.model };
+    return { dag: dagOfHeader(header) as Dag, named: header.model };
   }
 
   /** Copies bytes into the kernel's line buffer as room allows, auditing the lines they complete. */

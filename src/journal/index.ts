@@ -12,6 +12,7 @@ import type { ModelName } from "../models/registry.js";
 import { chooseModel } from "./choose-model.js";
 import { chooseDag } from "./dag/choose-dag.js";
 import { parseDagFile } from "./dag/dag-file.js";
+import { dagOfHeader } from "./dag/header.js";
 import { readLispExprJournal } from "./dag/lisp-expr.js";
 import { JournalError } from "./errors.js";
 import type { Journal, JournalHeader } from "./journal.js";
@@ -87,7 +88,7 @@ function dagJournalFile(path: string, journal: Journal, options: ReadJournalOpti
     options.dagPath === undefined
       ? null
       : { dag: readDagFile(options.dagPath), name: options.dagPath };
-  const dag = chooseDag(path, journal.dag, given, journal.missingHeader);
+  const dag = chooseDag(path, dagOfHeader(journal.header), given, journal.missingHeader);
   const { events, lines, tornTail } = journal;
   return { file: path, dag, events, lines, tornTail };
 }
@@ -150,7 +151,7 @@ export function readDagOf(path: string, bytes?: Uint8Array): Dag {
   const header = readJsonlHeader(read, path);
   if (header === null) return parseDagFile(read, path);
   chooseModel(path, header.model, "dag", "a DAG");
-  return header.dag as Dag;
+  return dagOfHeader(header) as Dag;
 }
 
 /** `model`: the model given for the journal, which a header naming none is read as. */

@@ -1,5 +1,3 @@
-import type { Dag } from "../models/dag/dag.js";
-import type { ExecutiveRun } from "../models/executive/audit.js";
 import type { TornTail } from "../models/journal-source.js";
 import type { ModelName } from "../models/registry.js";
 import type { MissingHeader } from "./missing-header.js";
@@ -8,21 +6,17 @@ import type { MissingHeader } from "./missing-header.js";
 export interface JournalHeader {
   /**
    * The model it names; null when it names none, and its fields are then read as the model
-   * chosen for the journal (`--model`, the API), `dag` when nothing chose one.
+   * chosen for the journal (`--model`, the API), the default model when nothing chose one.
    */
   readonly model: ModelName | null;
-  /** A `dag` journal's DAG; null for every other model. */
-  readonly dag: Dag | null;
-  /** An `executive` journal's spec and budget, checked; null for every other model. */
-  readonly executive: ExecutiveRun | null;
+  /** The model's own fields, as its `readHeaderFields` read them (a dag's DAG, say). */
+  readonly fields: unknown;
 }
 
 /** What a journal reader returns: the events of one journal file, each with its line. */
 export interface Journal {
   /** The journal's header, or null when it has none. */
   readonly header: JournalHeader | null;
-  /** The DAG the journal carries in its header, or null when it has none. */
-  readonly dag: Dag | null;
   /** Each parsed entry, or an `UnparseableLine` standing in for one; the fold judges them. */
   readonly events: unknown[];
   /** `events[i]` came from the 1-based line `lines[i]`. */

@@ -12,29 +12,27 @@
  *    any JSON value is otherwise the event as parsed — the fold, not the reader, judges it.
  * 4. Header. Line 1, if it parses to an object with an own `statefold` property, is the
  *    header and not an event (a blank line 1 is no header: the journal has none). It must read `{"statefold":"journal",
- *    "version":1}` with an optional `"model"` and that model's fields — a `dag` journal's
- *    `"dag":{"nodes":[...]}` — (extra fields allowed), or the journal is rejected with a
+ *    "version":1}` with an optional `"model"` and that model's own fields, which the model reads
+ *    (`Model.readHeaderFields`) — extra fields allowed —, or the journal is rejected with a
  *    `JournalError` at that line. A header naming no model is read as the model chosen for the
- *    journal (`--model`, the API), `dag` when none was. No later line is ever a header.
+ *    journal (`--model`, the API), the default model when none was. No later line is ever a header.
  * 5. Torn tail. An unterminated final line that is not blank and does not parse is a crash
  *    mid-write: it is reported as `tornTail` (its line and the byte offset of its first byte)
  *    and is not an event. An unterminated final line that parses is an ordinary event.
  */
 
-import type { ExecutiveRun } from "../models/executive/audit.js";
-import { readParsedSpec } from "../models/executive/spec.js";
 import type { TornTail } from "../models/journal-source.js";
 import { UnparseableLine } from "../models/journal-source.js";
-import { DEFAULT_MODEL, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
-import { sameBytes } from "./bytes.js";
-import { dagFromJson } from "./dag/dag-file.js";
-import type { Journal, JournalHeader } from "./journal.js";
 import {
-  describeJsonPath,
-  describeJsonValue,
-  type JsonOrigin,
-  jsonValueError,
-} from "./json-value-error.js";
+  DEFAULT_MODEL,
+  isModelName,
+  MODEL_NAMES,
+  type ModelName,
+  modelNamed,
+} from "../models/registry.js";
+import { sameBytes } from "./bytes.js";
+import type { Journal, JournalHeader } from "./journal.js";
+import { describeJsonValue, type JsonOrigin, jsonValueError } from "./json-value-error.js";
 import { missingHeader } from "./missing-header.js";
 
 const LF = 0x0a;
@@ -84,7 +82,7 @@ export function readJsonlJournal(
     }
   }
   const missing = header === null ? missingHeader(bytes) : null;
-  return { header, dag: header?.dag ?? null, events, lines, tornTail, missingHeader: missing };
+  return { header, events, lines, tornTail, missingHeader: missing };
 }
 
 /**
@@ -206,51 +204,12 @@ function headerModel(header: Record<string, unknown>, origin: JsonOrigin): Model
   return header.model as ModelName;
 }
 
-/** The header, its own fields read as `chosen`'s when it names no model. */
+/** The header, its model's own fields read by the model (`chosen`'s when it names none). */
 function readHeader(
   header: Record<string, unknown>,
   origin: JsonOrigin,
   chosen: ModelName,
 ): JournalHeader {
   const named = headerModel(header, origin);
-  const model = named ?? chosen;
-  if (model === "executive")
-    return { model: named, dag: null, executive: readExecutiveRun(header, origin) };
-  if (model !== "dag") return { model: named, dag: null, executive: null };
-  if (!Object.hasOwn(header, "dag")) {
-    const detail = 'expected a field "dag" {"nodes": [...]}, found none';
-    throw jsonValueError(origin, [], detail, "header");
-  }
-  return { model: named, dag: dagFromJson(header.dag, origin, ["dag"]), executive: null };
-}
-
-/** An executive journal's spec and budget: required, and accepted as `initialState` accepts them. */
-function readExecutiveRun(header: Record<string, unknown>, origin: JsonOrigin): ExecutiveRun {
-  for (const field of ["spec", "budget"]) {
-    if (!Object.hasOwn(header, field)) {
-      throw jsonValueError(origin, [], `expected a field "${field}", found none`, "header");
-    }
-  }
-  const read = readParsedSpec(header.spec, header.budget);
-  if (read.ok) return { spec: read.spec, budget: read.budget };
-  const { reason, path } = read.rejection;
-  const at = path[0] === "budget" ? path : ["spec", ...path];
-  // Named from the header down (docs/models/executive.md, "The journal and its audit"):
-  // `header.budget.steps`, `header.spec.plan.steps` for a cycle.
-  throw jsonValueError(
-    origin,
-    at,
-    `expected a spec and budget the executive accepts, found ${describeJsonValue(valueAt(header, at))} (${reason})`,
-    `header.${describeJsonPath(at)}`,
-  );
-}
-
-/** The value at `path` under `value`; undefined where the path leads nowhere. */
-function valueAt(value: unknown, path: readonly (string | number)[]): unknown {
-  let at = value;
-  for (const step of path) {
-    if (typeof at !== "object" || at === null || !Object.hasOwn(at, step)) return undefined;
-    at = (at as Record<string | number, unknown>)[step];
-  }
-  return at;
+  return { model: named, fields: modelNamed(named ?? chosen).readHeaderFields(header, origin) };
 }

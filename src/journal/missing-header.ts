@@ -5,9 +5,7 @@
  * JSON (where, and what was found), blank, a record (and which model's records it looks like),
  * or nothing at all — and a user who has a header with a typo is told so, not asked to add one.
  */
-import { EVENT_KINDS } from "../models/dag/events.js";
-import { RECORD_KINDS } from "../models/operations/records.js";
-import type { ModelName } from "../models/registry.js";
+import { MODELS, type ModelName } from "../models/registry.js";
 import { JournalError } from "./errors.js";
 import { walkJson } from "./json-walk.js";
 import { textPosition } from "./text-position.js";
@@ -84,15 +82,11 @@ export function missingHeaderError(
   return new JournalError(file, `${what}: ${missing.why}${next}`);
 }
 
-/** The model other than dag whose records `value` looks like, or null. */
+/** The first registered model that recognises `value` as one of its records, or null. */
 function modelOfRecord(value: unknown): ModelName | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
-  if (Object.hasOwn(value, "observation") && Object.hasOwn(value, "decision")) return "executive";
-  const { kind } = value as { kind?: unknown };
-  const isOperationsKind = (RECORD_KINDS as readonly unknown[]).includes(kind);
-  return isOperationsKind && !(EVENT_KINDS as readonly unknown[]).includes(kind)
-    ? "operations"
-    : null;
+  const model = MODELS.find((candidate) => candidate.recognisesRecord?.(value) === true);
+  return model?.name ?? null;
 }
 
 /** The offset of the first byte that starts no valid UTF-8 sequence (the line has one). */

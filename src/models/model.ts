@@ -14,17 +14,31 @@ import type { ModelReplay } from "../cli/model-replay.js";
 import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
+import type { JsonOrigin } from "../journal/json-value-error.js";
 import type { AnyReport } from "./report-frame.js";
 
 export interface Model<
   Name extends string = string,
   Report extends AnyReport = AnyReport,
   Options extends JournalOptions = JournalOptions,
+  HeaderFields = unknown,
 > {
   /** The name a journal's header gives (`"model"`), `--model` and the API's `model` option. */
   readonly name: Name;
   /** What the model checks, in one line: the help's list of models, the page's model choice. */
   readonly summary: string;
+  /**
+   * Reads the model's own fields of a journal's header (docs/journals.md, "The header"): what its
+   * engines take from it (a dag's DAG, an executive's spec and budget). A field missing or wrong
+   * is a `JournalError` naming its path in the header.
+   */
+  readHeaderFields(header: Readonly<Record<string, unknown>>, origin: JsonOrigin): HeaderFields;
+  /**
+   * Whether a value looks like one of the model's records: a journal of another model that has
+   * no header and starts with one is asked whether this model was meant. The default model's
+   * journals need no header, so it has none.
+   */
+  readonly recognisesRecord?: (value: object) => boolean;
   /** The reference engine: plain TypeScript, the definition of correct. */
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */

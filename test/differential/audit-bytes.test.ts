@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { WasmEngine } from "../../bindings/index.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { Dag } from "../../src/models/dag/index.js";
@@ -57,7 +58,9 @@ describe("the JSONL encoding (test support)", () => {
             expect(fieldsOf(event, written)).toEqual(written);
           }
         }
-        expect(read.dag?.nodes ?? null).toEqual(journal.options.header ? journal.dag.nodes : null);
+        expect(dagOfHeader(read.header)?.nodes ?? null).toEqual(
+          journal.options.header ? journal.dag.nodes : null,
+        );
         expect(read.tornTail !== null).toBe(journal.options.tail === "torn");
       }),
       { numRuns: 300 },

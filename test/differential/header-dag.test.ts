@@ -12,6 +12,7 @@ import { KernelHost } from "../../bindings/dag/kernel-host.js";
 import { type KernelFlavour, loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { instantiateKernel } from "../../bindings/kernel.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlHeader, readJsonlHeaderModel } from "../../src/journal/jsonl.js";
 import type { Dag } from "../../src/models/dag/dag.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
@@ -55,7 +56,7 @@ function referenceIds(line: Uint8Array): string[] | null {
   const header = readJsonlHeader(line, FILE);
   if (header === null) return null;
   chooseModel(FILE, header.model, "dag", "the dag engine");
-  return (header.dag as Dag).nodes.map((node) => node.id);
+  return (dagOfHeader(header) as Dag).nodes.map((node) => node.id);
 }
 
 /** Reads `line` on a build: the model and the DAG, as outcomes, and whether the kernel read the DAG. */

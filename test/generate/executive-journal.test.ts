@@ -7,13 +7,13 @@ import { describe, expect, it } from "vitest";
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../../src/generate/executive/journal.js";
 import { FaultPlacementError } from "../../src/generate/fault-placement-error.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
-import { auditExecutive } from "../../src/models/executive/index.js";
+import { auditExecutive, type ExecutiveRun } from "../../src/models/executive/index.js";
 
 const encoder = new TextEncoder();
 
 function audited(text: string) {
   const journal = readJsonlJournal(encoder.encode(text), "gen.jsonl");
-  const run = journal.header?.executive;
+  const run = journal.header?.fields as ExecutiveRun | undefined;
   if (run === undefined || run === null) throw new Error("no executive header");
   return auditExecutive(run, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlHeader, readJsonlJournal } from "../../src/journal/jsonl.js";
 
 const bytesOf = (text: string) => new TextEncoder().encode(text);
@@ -19,7 +20,9 @@ describe("readJsonlHeader", () => {
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")).toEqual(
       readJsonlJournal(bytesOf(text), "j.jsonl").header,
     );
-    expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.dag?.nodes).toEqual([{ id: "A", deps: [] }]);
+    expect(dagOfHeader(readJsonlHeader(bytesOf(text), "j.jsonl"))?.nodes).toEqual([
+      { id: "A", deps: [] },
+    ]);
     expect(readJsonlHeader(bytesOf(text), "j.jsonl")?.model).toBeNull();
   });
 

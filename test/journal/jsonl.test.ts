@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { audit, type Dag } from "../../src/models/dag/index.js";
@@ -26,7 +27,7 @@ describe("readJsonlJournal", () => {
     it("numbers lines from 1, skipping blank lines and the header but counting them", () => {
       const text = `${HEADER}\n \t\n${dispatched("A")}\n\r\n\n${dispatched("B")}\n`;
       const journal = read(text);
-      expect(journal.dag?.nodes.map((node) => node.id)).toEqual(["A", "B"]);
+      expect(dagOfHeader(journal.header)?.nodes.map((node) => node.id)).toEqual(["A", "B"]);
       expect(journal.events).toEqual([
         { kind: "dispatched", id: "A" },
         { kind: "dispatched", id: "B" },
@@ -44,7 +45,6 @@ describe("readJsonlJournal", () => {
     it("reads an empty file as no header, no events, no torn tail", () => {
       expect(read("")).toEqual({
         header: null,
-        dag: null,
         events: [],
         lines: [],
         tornTail: null,
@@ -86,7 +86,7 @@ describe("readJsonlJournal", () => {
 
     it("does not strip a byte-order mark: a BOM-prefixed line is invalid JSON", () => {
       const journal = readJsonlJournal(bytesOf([0xef, 0xbb, 0xbf], `${HEADER}\n`), "j");
-      expect(journal.dag).toBeNull();
+      expect(dagOfHeader(journal.header)).toBeNull();
       expect(journal.events).toEqual([new UnparseableLine("invalid-json")]);
     });
 
@@ -119,7 +119,7 @@ describe("readJsonlJournal", () => {
   describe("header", () => {
     it("is only the first non-blank line: a later statefold line is an event", () => {
       const journal = read(`${dispatched("A")}\n${HEADER}\n`);
-      expect(journal.dag).toBeNull();
+      expect(dagOfHeader(journal.header)).toBeNull();
       expect(journal.events).toHaveLength(2);
       const afterHeader = read(`${HEADER}\n${HEADER}\n`);
       expect(afterHeader.events).toHaveLength(1);
@@ -128,28 +128,43 @@ describe("readJsonlJournal", () => {
 
     it("is not a header when the first line does not parse", () => {
       const journal = read(`{oops\n${HEADER}\n`);
-      expect(journal.dag).toBeNull();
+      expect(dagOfHeader(journal.header)).toBeNull();
       expect(journal.events).toHaveLength(2);
     });
 
     it("allows extra fields", () => {
       const header = JSON.stringify({ ...JSON.parse(HEADER), runtime: "librecode 0.9" });
-      expect(read(`${header}\n`).dag?.nodes).toHaveLength(2);
+      expect(
+        dagOfHeader(
+          read(`${header}
+`).header,
+        )?.nodes,
+      ).toHaveLength(2);
     });
 
     it("reads another model's header without a DAG: its records are that model's to judge", () => {
       const journal = read(
         '{"statefold":"journal","version":1,"model":"operations","dag":7}\n{"kind":"lease","strand":"s","epoch":1}\n',
       );
-      expect(journal.header).toEqual({ model: "operations", dag: null, executive: null });
-      expect(journal.dag).toBeNull();
+      expect(journal.header).toEqual({ model: "operations", fields: null });
+      expect(dagOfHeader(journal.header)).toBeNull();
       expect(journal.events).toEqual([{ kind: "lease", strand: "s", epoch: 1 }]);
       expect(journal.lines).toEqual([2]);
     });
 
     it('reads "model":"dag" as the default it names', () => {
       const header = JSON.stringify({ ...JSON.parse(HEADER), model: "dag" });
-      expect(read(`${header}\n`).dag).toEqual(read(`${HEADER}\n`).dag);
+      expect(
+        dagOfHeader(
+          read(`${header}
+`).header,
+        ),
+      ).toEqual(
+        dagOfHeader(
+          read(`${HEADER}
+`).header,
+        ),
+      );
     });
 
     it.each([
@@ -290,7 +305,7 @@ describe("readJsonlJournal", () => {
       const ids = [...new Set([...AWKWARD_NODE_IDS, "a\u0000b", "\u{10FFFF}", "🧪 test"])];
       const text = [idDag(ids), ...ids.map(dispatched)].join("\n");
       const journal = read(text);
-      expect(journal.dag?.nodes.map((node) => node.id)).toEqual(ids);
+      expect(dagOfHeader(journal.header)?.nodes.map((node) => node.id)).toEqual(ids);
       expect(journal.events.map((event) => (event as { id: string }).id)).toEqual(ids);
     });
 
@@ -299,7 +314,7 @@ describe("readJsonlJournal", () => {
       const escaped = '"\\u00e9\\ud83d\\ude00\\u0020\\"q\\" \\\\"';
       const journal = read(`${idDag([id])}\n{"kind":"dispatched","id":${escaped}}\n`);
       expect((journal.events[0] as { id: string }).id).toBe(id);
-      expect(audit(journal.dag as Dag, journal.events).integrity).toBeNull();
+      expect(audit(dagOfHeader(journal.header) as Dag, journal.events).integrity).toBeNull();
     });
   });
 
@@ -324,7 +339,7 @@ describe("readJsonlJournal", () => {
         }
         const journal = readJsonlJournal(bytesOf(...chunks, "\n"), "j");
         expect(journal.lines).toEqual(lines);
-        expect(audit(journal.dag as Dag, journal.events, journal)).toEqual(
+        expect(audit(dagOfHeader(journal.header) as Dag, journal.events, journal)).toEqual(
           audit(dag, events, { lines }),
         );
       }),

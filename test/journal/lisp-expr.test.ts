@@ -28,7 +28,6 @@ describe("readLispExprJournal", () => {
     );
     expect(journal).toEqual({
       header: null,
-      dag: null,
       events: [
         { kind: "dispatched", id: "A" },
         { kind: "surface-widened", id: "A", surface: ["src/a.lisp", "t/a.lisp"] },

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadEngine } from "../../bindings/index.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import { audit, type Dag, dagLayers, type NodeState, replay } from "../../src/models/dag/index.js";
@@ -137,7 +138,7 @@ describe("buildJournalView", () => {
       '{"statefold":"journal","version":1,"dag":{"nodes":[{"id":"A","deps":[]},{"id":"B","deps":["A"]}]}}\n' +
       '{"kind":"dispatched", "id":"B", "ts":1}\n';
     const journal = readJsonlJournal(new TextEncoder().encode(text), "j.jsonl");
-    const dag = journal.dag as Dag;
+    const dag = dagOfHeader(journal.header) as Dag;
     const report = audit(dag, journal.events, { lines: journal.lines });
     const quoted = new Map<number, QuotedLine>([
       [2, { text: '{"kind":"dispatched", "id":"B", "ts":1}', cut: false }],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readJournalFile } from "../../src/journal/index.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
@@ -25,7 +26,7 @@ async function exampleView(path: string): Promise<DagJournalView> {
 async function viewOfText(file: string, text: string): Promise<JournalView> {
   const bytes = new TextEncoder().encode(text);
   const journal = readJsonlJournal(bytes, file);
-  const dag = journal.dag as Dag;
+  const dag = dagOfHeader(journal.header) as Dag;
   const report = audit(dag, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
   const quoted = await quoteLines([bytes], linesToQuote(report, journal.lines));
   return buildJournalView({ ...journal, file, report, dag }, quoted, referenceEngine);
@@ -78,7 +79,9 @@ describe("renderHtmlReport", () => {
     expect(html).toContain("tab\tand\u2407bell"); // a control character made visible
     expect(html).toContain("weird&lt;&lt;script&gt;");
     expect(drawnNodes(html).map((node) => node.id)).toEqual(
-      dagLayers(readJsonlJournal(new TextEncoder().encode(text), "x").dag as Dag).flat(),
+      dagLayers(
+        dagOfHeader(readJsonlJournal(new TextEncoder().encode(text), "x").header) as Dag,
+      ).flat(),
     );
   });
 

@@ -41,7 +41,6 @@ export function readLispExprJournal(bytes: Uint8Array, file: string): Journal {
   }
   return {
     header: null,
-    dag: null,
     events,
     lines,
     tornTail: tornForm,

@@ -23,6 +23,7 @@ import {
 } from "../../engine-arguments.js";
 import { chooseModel } from "../../journal/choose-model.js";
 import { chooseDag, type GivenDag } from "../../journal/dag/choose-dag.js";
+import { dagOfHeader } from "../../journal/dag/header.js";
 import { readJsonlJournal } from "../../journal/jsonl.js";
 import { referenceAuditing } from "../../reference-auditor.js";
 import type { AuditSource } from "../journal-source.js";
@@ -73,7 +74,7 @@ function auditWhole(bytes: Uint8Array, options: AuditBytesOptions): Report {
   const journal = readJsonlJournal(bytes, file);
   chooseModel(file, journal.header?.model ?? null, "dag", "the dag engine");
   const given = givenDag(options.dag ?? null, options);
-  const chosen = chooseDag(file, journal.dag, given, journal.missingHeader);
+  const chosen = chooseDag(file, dagOfHeader(journal.header), given, journal.missingHeader);
   return audit(chosen, journal.events, { lines: journal.lines, tornTail: journal.tornTail });
 }
 

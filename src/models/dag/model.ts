@@ -2,14 +2,17 @@
  * The dag model as the rest of statefold sees it (docs/models/dag.md): its entry in the model
  * registry. Everything a command, a page or a benchmark needs of the model is reached from here.
  */
+import { readDagHeaderField } from "../../journal/dag/header.js";
 import type { JournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
+import type { Dag } from "./dag.js";
 import type { AuditBytesOptions } from "./engine.js";
 import type { Report } from "./report.js";
 
-export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
+export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
   name: "dag",
   summary: "a work campaign over a DAG of tasks: six invariants, eight transitions",
+  readHeaderFields: readDagHeaderField,
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
   commands: [

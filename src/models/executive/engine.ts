@@ -51,7 +51,7 @@ export function executiveRunOf(
   file: string,
   missing: MissingHeader | null = null,
 ): ExecutiveRun {
-  const run = header?.executive ?? null;
+  const run = (header?.fields ?? null) as ExecutiveRun | null;
   if (run !== null) return run;
   const what = 'expected a header with the run\'s "spec" and "budget"';
   const remedy = "an executive journal means nothing without them";

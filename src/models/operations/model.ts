@@ -5,22 +5,27 @@
 import type { OtherJournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
+import { RECORD_KINDS } from "./records.js";
 import type { OperationsReport } from "./report.js";
 
-export const operationsModel: Model<"operations", OperationsReport, OperationsAuditOptions> = {
-  name: "operations",
-  summary: "effects, retries and leases of long-running work: twelve rules",
-  reference: async () => (await import("./engine.js")).referenceOperationsEngine,
-  kernel: async (options) =>
-    (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
-  commands: [],
-  gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
-  replay: {
-    output: `An
+export const operationsModel: Model<"operations", OperationsReport, OperationsAuditOptions, null> =
+  {
+    name: "operations",
+    summary: "effects, retries and leases of long-running work: twelve rules",
+    readHeaderFields: () => null,
+    recognisesRecord: (value) =>
+      (RECORD_KINDS as readonly unknown[]).includes((value as { kind?: unknown }).kind),
+    reference: async () => (await import("./engine.js")).referenceOperationsEngine,
+    kernel: async (options) =>
+      (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
+    commands: [],
+    gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
+    replay: {
+      output: `An
 operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
 per line, each operation with its steps and live effects (docs/models/operations.md).`,
-    onKernel: false,
-    print: async (journal: OtherJournalFile, _engine, output) =>
-      (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
-  },
-};
+      onKernel: false,
+      print: async (journal: OtherJournalFile, _engine, output) =>
+        (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
+    },
+  };
