@@ -1,24 +1,12 @@
-import type { CampaignOptions } from "../generate/dag/campaign.js";
-import { FAULT_DESCRIPTIONS, FAULT_KINDS, type FaultKind } from "../generate/dag/fault-kinds.js";
-import { FaultPlacementError, type FaultRequest } from "../generate/dag/faults.js";
-import { syntheticJournal } from "../generate/dag/synthetic-journal.js";
-import {
-  EXECUTIVE_FAULT_DESCRIPTIONS,
-  EXECUTIVE_FAULT_KINDS,
-  type ExecutiveFaultRequest,
-  executiveJournal,
-} from "../generate/executive/journal.js";
-import {
-  OPERATIONS_FAULT_DESCRIPTIONS,
-  OPERATIONS_FAULT_KINDS,
-  type OperationsFaultKind,
-} from "../generate/operations/fault-kinds.js";
-import {
-  OPERATIONS_STRANDS_DEFAULT,
-  OPERATIONS_STRANDS_MAX,
-  type OperationsFaultRequest,
-  operationsJournalByteChunks,
-} from "../generate/operations/journal.js";
+/**
+ * `statefold gen`: a synthetic journal of any registered model, made by the model's generator
+ * (its `gen`, src/generate/model-generator.ts). The flags, the help and the faults are the
+ * models'; what this command adds is the same for all: which flags belong to which model, how
+ * `--inject` is read, and writing the journal as it is made.
+ */
+import { FaultPlacementError } from "../generate/fault-placement-error.js";
+import type { FaultRequest, GenFlagValues, ModelGenerator } from "../generate/model-generator.js";
+import { DEFAULT_MODEL, MODEL_NAMES, MODELS, type ModelName } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -28,120 +16,114 @@ import {
   UsageError,
 } from "./command.js";
 import { openFileSink } from "./file-sink.js";
-import { helpColumns } from "./help-columns.js";
-import { integerFlag, probabilityFlag } from "./number-flags.js";
+import { helpColumns, wordList } from "./help-columns.js";
+import { integerFlag } from "./number-flags.js";
 import { writeBatched } from "./write-batched.js";
 
-/** The longest fault kind of any model, so that the help's lists of faults share one column. */
-const FAULT_NAME_WIDTH = Math.max(
-  ...[...FAULT_KINDS, ...OPERATIONS_FAULT_KINDS, ...EXECUTIVE_FAULT_KINDS].map(
-    (kind) => kind.length,
-  ),
-);
-
-/** A help list of faults: each name, then its description. */
-function faultList<K extends string>(
-  kinds: readonly K[],
-  descriptions: Readonly<Record<K, string>>,
-): string {
-  const rows = kinds.map((kind) => [kind, descriptions[kind]] as const);
-  return helpColumns(rows, "    ", FAULT_NAME_WIDTH);
+/** A registered model's name with its generator. */
+interface Generating {
+  readonly name: ModelName;
+  readonly generator: ModelGenerator;
 }
 
-const FAULT_LIST = faultList(FAULT_KINDS, FAULT_DESCRIPTIONS);
-const OPERATIONS_FAULT_LIST = faultList(OPERATIONS_FAULT_KINDS, OPERATIONS_FAULT_DESCRIPTIONS);
-
-const MODELS = ["dag", "operations", "executive"] as const;
-type Model = (typeof MODELS)[number];
-
-/** The flags of one model only. */
-const DAG_ONLY_FLAGS = [
-  "nodes",
-  "max-deps",
-  "parallelism",
-  "pass-rate",
-  "surface-paths-max",
-] as const;
-const OPERATIONS_ONLY_FLAGS = ["strands"] as const;
-const FLAGS_OF: Readonly<Record<Model, readonly (keyof GenValues)[]>> = {
-  dag: DAG_ONLY_FLAGS,
-  operations: OPERATIONS_ONLY_FLAGS,
-  executive: [],
-};
-
-const EXECUTIVE_FAULT_LIST = faultList(EXECUTIVE_FAULT_KINDS, EXECUTIVE_FAULT_DESCRIPTIONS);
+/** The help's options column: where the options' descriptions start. */
+const OPTION_INDENT = " ".repeat(25);
 
 const utf8 = new TextDecoder();
 
-const HELP = `Usage: statefold gen [--model dag|operations|executive] [--events N] [--seed N] [--inject KIND[:COUNT]]...
-                     [--out FILE]   (and, for dag: [--nodes N] ..., for operations: [--strands N])
+/** The command, once every model's generator is loaded: the help lists all their faults. */
+export async function loadGenCommand(): Promise<Command> {
+  const models = await Promise.all(
+    MODELS.map(
+      async (model): Promise<Generating> => ({
+        name: model.name,
+        generator: await model.gen(),
+      }),
+    ),
+  );
+  const command: Command = {
+    name: "gen",
+    help: genHelp(models),
+    run: (args, output) => runGen(command, models, args, output),
+  };
+  return command;
+}
+
+function genHelp(models: readonly Generating[]): string {
+  const withFlags = models.filter(({ generator }) => generator.flagsUsage !== "");
+  const flagsUsage = withFlags.map(({ name, generator }) => `for ${name}: ${generator.flagsUsage}`);
+  return `Usage: statefold gen [--model ${MODEL_NAMES.join("|")}] [--events N] [--seed N] [--inject KIND[:COUNT]]...
+                     [--out FILE]${flagsUsage.length === 0 ? "" : `   (and, ${flagsUsage.join(", ")})`}
 
 Writes a synthetic JSONL journal. The same options give the same bytes on every machine. It is
 written as it is made, in constant memory: \`statefold gen ... | statefold audit -\`.
 
---model dag (the default): a header with a DAG of --nodes tasks, then a campaign that works
---parallelism tasks at a time through dispatch, surface widening, landing and gate checks
-(some failing into rework, some quarantined and discharged) until --events events are written
-or every task is proven.
-
---model operations: the header, then --events records of a runtime running ops on --strands
-strands at once, their records interleaved: each op accepted, worked step by step (intents
-under fresh effect ids, settlements, retries on the ladder, lost answers read back, now and
-then a cancel or a new lease) and finished.
-
---model executive: a header with a seeded spec (its plan as large as the journal needs) and
-budget, then --events lines of a faithful host driving the executive machine — results,
-retries, checkpoints, ticks — each with the machine's decision as the host recorded it.
+${models.map(aboutParagraph).join("\n\n")}
 
 Options:
-  --model NAME           dag, operations or executive: the model of the journal (default dag)
-  --events N             dag: events of the campaign (default 10000), injected faults on top;
-                         operations, executive: lines (default 10000), injected faults included
+  --model NAME           ${wordList(MODEL_NAMES, "or")}: the model of the journal (default ${DEFAULT_MODEL})
+  --events N             ${eventsMeanings(models)}
   --seed N               the seed (default 1)
   --inject KIND[:COUNT]  inject COUNT faults of KIND (default 1) at seeded places; repeatable.
-                         Each is the only thing an audit finds at its line. For dag:
-${FAULT_LIST}
-                         For operations:
-${OPERATIONS_FAULT_LIST}
-                         For executive:
-${EXECUTIVE_FAULT_LIST}
+                         Each is the only thing an audit finds at its line. ${faultLists(models)}
   --out FILE             write to FILE instead of stdout
   -h, --help             show this help
-
-Options of --model dag:
-  --nodes N              tasks in the DAG (default 100)
-  --max-deps N           dependencies of a task at most, on the tasks just before it (default 3)
-  --events N             events of the campaign (default 10000); injected faults come on top
-  --parallelism N        tasks in flight at once, whose events interleave (default 64)
-  --seed N               the seed (default 1)
-  --pass-rate P          the chance that a gate check passes (default: one that makes the
-                         campaign last about --events)
-  --surface-paths-max N  paths a task's surface grows to at most (default: no bound)
-
-Options of --model operations:
-  --strands N            strands running ops at once (default ${OPERATIONS_STRANDS_DEFAULT}, at most ${OPERATIONS_STRANDS_MAX})
-
+${withFlags.map(({ name, generator }) => `\nOptions of --model ${name}:\n${generator.flagsHelp}\n`).join("")}
 Exit status: 0 written, 2 bad usage (such as more faults than the journal has places for)
 or the file cannot be written.
 `;
+}
 
-export const genCommand: Command = {
-  name: "gen",
-  help: HELP,
-  run: runGen,
-};
+function aboutParagraph({ name, generator }: Generating): string {
+  const isDefault = name === DEFAULT_MODEL ? " (the default)" : "";
+  return `--model ${name}${isDefault}: ${generator.about}`;
+}
 
-async function runGen(args: readonly string[], output: CliOutput): Promise<number> {
-  const parsed = parseCommand(genCommand, args, output, {
+/** What --events counts, models that count alike named together: "dag: events ...; operations, executive: lines ...". */
+function eventsMeanings(models: readonly Generating[]): string {
+  const namesByMeaning = new Map<string, ModelName[]>();
+  for (const { name, generator } of models) {
+    const names = namesByMeaning.get(generator.eventsMeaning) ?? [];
+    namesByMeaning.set(generator.eventsMeaning, [...names, name]);
+  }
+  return [...namesByMeaning]
+    .map(([meaning, names]) => `${names.join(", ")}: ${meaning}`)
+    .join(`;\n${OPTION_INDENT}`);
+}
+
+/** Each model's faults, each name then its description, the descriptions in one column. */
+function faultLists(models: readonly Generating[]): string {
+  const nameWidth = Math.max(
+    ...models.flatMap(({ generator }) => generator.faultKinds.map((kind) => kind.length)),
+  );
+  return models
+    .map(
+      ({ name, generator }) =>
+        `For ${name}:\n${helpColumns(faultRows(generator), "    ", nameWidth)}`,
+    )
+    .join(`\n${OPTION_INDENT}`);
+}
+
+function faultRows<Kind extends string>(
+  generator: ModelGenerator<unknown, Kind>,
+): (readonly [Kind, string])[] {
+  return generator.faultKinds.map((kind) => [kind, generator.faultDescriptions[kind]] as const);
+}
+
+async function runGen(
+  command: Command,
+  models: readonly Generating[],
+  args: readonly string[],
+  output: CliOutput,
+): Promise<number> {
+  const modelFlags = Object.fromEntries(
+    models.flatMap(({ generator }) => generator.flags.map((flag) => [flag, { type: "string" }])),
+  ) as Record<string, { type: "string" }>;
+  const parsed = parseCommand(command, args, output, {
+    ...modelFlags,
     model: { type: "string" },
-    nodes: { type: "string" },
-    "max-deps": { type: "string" },
     events: { type: "string" },
-    parallelism: { type: "string" },
     seed: { type: "string", default: "1" },
-    "pass-rate": { type: "string" },
-    "surface-paths-max": { type: "string" },
-    strands: { type: "string" },
     inject: { type: "string", multiple: true, default: [] },
     out: { type: "string" },
   });
@@ -149,21 +131,13 @@ async function runGen(args: readonly string[], output: CliOutput): Promise<numbe
   const { values, positionals } = parsed;
   if (positionals.length > 0)
     throw new UsageError(`gen takes no arguments, found '${positionals[0]}'`, "gen");
-  const model: Model = oneOf("gen", "--model", values.model ?? "dag", MODELS);
-  for (const other of MODELS) {
-    if (other === model) continue;
-    for (const flag of FLAGS_OF[other]) {
-      if (values[flag] !== undefined) {
-        throw new UsageError(`--${flag} is an option of --model ${other}, not ${model}`, "gen");
-      }
-    }
-  }
-  const journal: Generator<string | Uint8Array> =
-    model === "dag"
-      ? dagJournal(values)
-      : model === "operations"
-        ? operationsJournalOf(values)
-        : executiveJournalOf(values);
+  const name = oneOf("gen", "--model", values.model ?? DEFAULT_MODEL, MODEL_NAMES);
+  const chosen = models.find((model) => model.name === name) as Generating;
+  const flagValues = stringValues(values);
+  refuseForeignFlags(chosen, models, flagValues);
+  const options = chosen.generator.options(flagValues);
+  const faults = values.inject.map((value) => faultRequest(value, chosen, models));
+  const journal = chosen.generator.journal(options, faults);
   // The first line is made before the output is opened: a fault plan the journal cannot hold
   // is found then, and leaves no half-written file behind.
   const first = firstPiece(journal);
@@ -184,100 +158,55 @@ async function runGen(args: readonly string[], output: CliOutput): Promise<numbe
   return ExitCode.conformant;
 }
 
-interface GenValues {
-  readonly nodes?: string | undefined;
-  readonly "max-deps"?: string | undefined;
-  readonly events?: string | undefined;
-  readonly parallelism?: string | undefined;
-  readonly seed?: string | undefined;
-  readonly "pass-rate"?: string | undefined;
-  readonly "surface-paths-max"?: string | undefined;
-  readonly strands?: string | undefined;
-  readonly inject: readonly string[];
-}
-
-function dagJournal(values: GenValues): Generator<string> {
-  const optional = <T>(value: string | undefined, parse: (value: string) => T) =>
-    value === undefined ? undefined : parse(value);
-  const campaign: CampaignOptions = {
-    nodes: integerFlag("gen", "--nodes", values.nodes ?? "100"),
-    events: integerFlag("gen", "--events", values.events ?? "10000"),
-    seed: integerFlag("gen", "--seed", values.seed ?? "1"),
-    maxDeps: optional(values["max-deps"], (value) => integerFlag("gen", "--max-deps", value)),
-    parallelism: optional(values.parallelism, (value) =>
-      integerFlag("gen", "--parallelism", value, 1),
+/** The flags that take one value, each with its value. */
+function stringValues(values: Readonly<Record<string, unknown>>): GenFlagValues {
+  return Object.fromEntries(
+    Object.entries(values).filter(
+      (entry): entry is [string, string] => typeof entry[1] === "string",
     ),
-    passRate: optional(values["pass-rate"], (value) =>
-      probabilityFlag("gen", "--pass-rate", value),
-    ),
-    surfacePathsMax: optional(values["surface-paths-max"], (value) =>
-      integerFlag("gen", "--surface-paths-max", value, 1),
-    ),
-  };
-  const faults = values.inject.map(parseFault);
-  return syntheticJournal({ campaign, faults });
-}
-
-function operationsJournalOf(values: GenValues): Generator<Uint8Array> {
-  const events = integerFlag("gen", "--events", values.events ?? "10000");
-  const seed = integerFlag("gen", "--seed", values.seed ?? "1");
-  const strands = integerFlag(
-    "gen",
-    "--strands",
-    values.strands ?? String(OPERATIONS_STRANDS_DEFAULT),
-    1,
   );
-  if (strands > OPERATIONS_STRANDS_MAX)
-    throw new UsageError(
-      `--strands must be at most ${OPERATIONS_STRANDS_MAX}, found '${strands}'`,
-      "gen",
-    );
-  const faults = values.inject.map(parseOperationsFault);
-  // In pieces of whole lines, as bytes: no yield and join per line, and nothing to encode.
-  return operationsJournalByteChunks({ events, seed, strands, faults });
 }
 
-function executiveJournalOf(values: GenValues): Generator<string> {
-  const events = integerFlag("gen", "--events", values.events ?? "10000");
-  const seed = integerFlag("gen", "--seed", values.seed ?? "1");
-  const faults = values.inject.map((value): ExecutiveFaultRequest => {
-    const [kindText = "", countText] = value.split(":", 2);
-    const kind = oneOf("gen", "--inject", kindText, EXECUTIVE_FAULT_KINDS);
-    const count =
-      countText === undefined ? 1 : integerFlag("gen", `--inject ${kind}:`, countText, 1);
-    return { kind, count };
-  });
-  return executiveJournal({ events, seed, faults });
-}
-
-function parseFault(value: string): FaultRequest {
-  const [kindText = "", countText] = value.split(":", 2);
-  refuseForeignKind(kindText, OPERATIONS_FAULT_KINDS, "operations", FAULT_KINDS, "dag");
-  const kind: FaultKind = oneOf("gen", "--inject", kindText, FAULT_KINDS);
-  const count = countText === undefined ? 1 : integerFlag("gen", `--inject ${kind}:`, countText, 1);
-  return { kind, count };
-}
-
-function parseOperationsFault(value: string): OperationsFaultRequest {
-  const [kindText = "", countText] = value.split(":", 2);
-  refuseForeignKind(kindText, FAULT_KINDS, "dag", OPERATIONS_FAULT_KINDS, "operations");
-  const kind: OperationsFaultKind = oneOf("gen", "--inject", kindText, OPERATIONS_FAULT_KINDS);
-  const count = countText === undefined ? 1 : integerFlag("gen", `--inject ${kind}:`, countText, 1);
-  return { kind, count };
-}
-
-/** A fault of the other model: named as such, with the kinds of this one. */
-function refuseForeignKind(
-  kind: string,
-  foreignKinds: readonly string[],
-  foreignModel: Model,
-  kinds: readonly string[],
-  model: Model,
+/** A flag of another model's only, given: named as such. */
+function refuseForeignFlags(
+  chosen: Generating,
+  models: readonly Generating[],
+  values: GenFlagValues,
 ): void {
-  if (!foreignKinds.includes(kind) || kinds.includes(kind)) return;
+  for (const other of models) {
+    for (const flag of other.generator.flags) {
+      if (values[flag] !== undefined && !chosen.generator.flags.includes(flag)) {
+        throw new UsageError(
+          `--${flag} is an option of --model ${other.name}, not ${chosen.name}`,
+          "gen",
+        );
+      }
+    }
+  }
+}
+
+/** `--inject KIND[:COUNT]`, read against the model's kinds. */
+function faultRequest(
+  value: string,
+  chosen: Generating,
+  models: readonly Generating[],
+): FaultRequest {
+  const [kindText = "", countText] = value.split(":", 2);
+  refuseForeignKind(kindText, chosen, models);
+  const kind = oneOf("gen", "--inject", kindText, chosen.generator.faultKinds);
+  const count = countText === undefined ? 1 : integerFlag("gen", `--inject ${kind}:`, countText, 1);
+  return { kind, count };
+}
+
+/** A fault of another model: named as such, with the kinds of this one. */
+function refuseForeignKind(kind: string, chosen: Generating, models: readonly Generating[]): void {
+  const kinds = chosen.generator.faultKinds;
+  if (kinds.includes(kind)) return;
+  const foreign = models.find(({ generator }) => generator.faultKinds.includes(kind));
+  if (foreign === undefined) return;
   const list = kinds.map((name) => `'${name}'`).join(", ");
   throw new UsageError(
-    `--inject ${kind} is a fault of --model ${foreignModel}; the faults of --model ${model} are ${list}`,
+    `--inject ${kind} is a fault of --model ${foreign.name}; the faults of --model ${chosen.name} are ${list}`,
     "gen",
   );
 }

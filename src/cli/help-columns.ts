@@ -9,3 +9,9 @@ export function helpColumns(
 ): string {
   return rows.map(([name, text]) => `${indent}${name.padEnd(nameWidth + 2)}${text}`).join("\n");
 }
+
+/** Words as prose lists them: "a", "a or b", "a, b or c". */
+export function wordList(words: readonly string[], conjunction: "and" | "or"): string {
+  const last = words.at(-1) ?? "";
+  return words.length <= 1 ? last : `${words.slice(0, -1).join(", ")} ${conjunction} ${last}`;
+}

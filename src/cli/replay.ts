@@ -1,10 +1,14 @@
 import type { EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
-import { type JournalFile, type OtherJournalFile, readAnyJournal } from "../journal/index.js";
-import type { Engine } from "../models/dag/engine.js";
-import { LogIntegrityError } from "../models/dag/events.js";
-import type { ModelState } from "../models/dag/state.js";
-import { MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { readAnyJournal } from "../journal/index.js";
+import type { Model } from "../models/model.js";
+import {
+  DEFAULT_MODEL,
+  MODEL_NAMES,
+  MODELS,
+  type ModelName,
+  modelNamed,
+} from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -13,20 +17,24 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed, executiveKernel } from "./engine.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
+import { wordList } from "./help-columns.js";
 import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
-import { renderJsonList } from "./render-json.js";
+
+const OPTION_INDENT = " ".repeat(17);
+
+/** The models whose state the kernel prints, and those whose state the reference alone does. */
+const ON_KERNEL = MODELS.filter((model) => model.replay.onKernel).map((model) => model.name);
+const REFERENCE_ONLY = MODELS.filter((model) => !model.replay.onKernel).map((model) => model.name);
+
+const REFERENCE_ONLY_NOTE =
+  REFERENCE_ONLY.length === 0
+    ? ""
+    : `; the only\n${OPTION_INDENT}one that prints ${journalOf(wordList(REFERENCE_ONLY, "or"))}'s state`;
 
 const HELP = `Usage: statefold replay <journal|-> [--dag FILE] [--engine NAME] [--model NAME]
 
-Folds the journal's entries and prints the state they fold to, as JSON. A dag journal: one
-node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
-fold applies every well-formed event, legal or not, as the librecode model does. An
-operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
-per line, each operation with its steps and live effects (docs/models/operations.md). An
-executive journal: the state the machine reaches when every observation is replayed through
-it, the recorded decisions aside — {"version","spec","status","seq","now","frames",...}, the
-body of its snapshot (docs/models/executive.md, "State"). - is a JSONL journal on the standard
+Folds the journal's entries and prints the state they fold to, as JSON. ${MODELS.map((model) => model.replay.output).join(" ")} - is a JSONL journal on the standard
 input.
 
 A log-integrity error stops the fold: the state before the offending entry is printed, and
@@ -35,11 +43,10 @@ warning.
 
 Options:
   --dag FILE     the DAG for a dag journal without a header line (always for .lisp-expr)
-  --engine NAME  wasm (the WebAssembly kernel; the default for dag and executive journals)
-                 or reference (the plain TypeScript model; the same state, slower; the only
-                 one that prints an operations journal's state)
-  --model NAME   dag, operations or executive: the model the journal must be of (by default its
-                 header's, else dag)
+  --engine NAME  wasm (the WebAssembly kernel; the default for ${wordList(ON_KERNEL, "and")} journals)
+                 or reference (the plain TypeScript model; the same state, slower${REFERENCE_ONLY_NOTE})
+  --model NAME   ${wordList(MODEL_NAMES, "or")}: the model the journal must be of (by default its
+                 header's, else ${DEFAULT_MODEL})
   -h, --help     show this help
 
 Exit status: 0 replayed, 1 stopped by a log-integrity error, 2 bad usage or unreadable input.
@@ -67,24 +74,20 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`replay takes one journal, found ${positionals.length}`, "replay");
   }
-  const model: ModelName | undefined =
+  const modelAsked: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("replay", "--model", values.model, MODEL_NAMES);
   const source = oneJournal(path);
   const journal = readAnyJournal(source.path, await oneJournalBytes(source), {
     dagPath: values.dag,
-    model,
+    model: modelAsked,
   });
   if (journal.tornTail !== null) {
     const { line, offset } = journal.tornTail;
     const detail = `warning: torn tail at byte ${offset}: an unfinished last entry (a crash mid-write?) was left out`;
     output.stderr(`statefold: ${new JournalError(journal.file, detail, line).message}\n`);
   }
-  const fault =
-    journal.model === "dag"
-      ? await replayDag(journal, engineName, output)
-      : journal.model === "operations"
-        ? await replayOperations(journal, engineName, output)
-        : await replayExecutive(journal, engineName, output);
+  const model: Model = modelNamed(journal.model);
+  const fault = await model.replay.print(journal, replayEngine(model, engineName), output);
   if (fault === null) return ExitCode.conformant;
   const detail = `${fault.reason}: ${fault.message}; the state printed is the one before event ${fault.index}`;
   output.stderr(
@@ -93,106 +96,19 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   return ExitCode.notConformant;
 }
 
-/** What stopped a fold: the entry's index, the integrity reason and its message. */
-interface FoldStop {
-  readonly index: number;
-  readonly reason: string;
-  readonly message: string;
-}
-
-async function replayDag(
-  journal: JournalFile,
-  engineName: EngineName | undefined,
-  output: CliOutput,
-): Promise<FoldStop | null> {
-  const engine = await engineNamed(engineName ?? DEFAULT_ENGINE);
-  const { state, fault } = replayUntilFault(engine, journal);
-  output.stdout(renderJsonList("nodes", nodeRecords(state)));
-  if (fault === null) return null;
-  const message = fault.message.replace(/^event \d+: /, "");
-  return { index: fault.index, reason: fault.reason, message };
-}
-
-/** The operations state is the reference's to print: its kernel only audits. */
-function refuseKernelReplay(engineName: EngineName | undefined): void {
-  if (engineName !== "wasm") return;
-  throw new UsageError(
-    "replay of an operations journal runs on the reference engine: pass --engine reference",
-    "replay",
-  );
-}
-
-/**
- * The operations state is the reference's to print: the kernel audits, it keeps no such state.
- * The other models' machines are imported when a journal of theirs comes, as the engines are
- * (src/cli/engine.ts): a process replaying a dag journal does not load them.
- */
-async function replayOperations(
-  journal: OtherJournalFile,
-  engineName: EngineName | undefined,
-  output: CliOutput,
-): Promise<FoldStop | null> {
-  refuseKernelReplay(engineName);
-  const [{ replay }, { integrityMessage }, { renderOperationsState }] = await Promise.all([
-    import("../models/operations/replay.js"),
-    import("../models/operations/integrity.js"),
-    import("./render-operations-state.js"),
-  ]);
-  const { state, fault } = replay(journal.events);
-  output.stdout(renderOperationsState(state));
-  if (fault === null) return null;
-  return { index: fault.index, reason: fault.fault.reason, message: integrityMessage(fault.fault) };
-}
-
-/**
- * Every observation through the machine, the recorded decisions aside: the state the run reaches,
- * as its canonical JSON (docs/models/executive.md, "State").
- */
-async function replayExecutive(
-  journal: OtherJournalFile,
-  engineName: EngineName | undefined,
-  output: CliOutput,
-): Promise<FoldStop | null> {
-  const [{ executiveRunOf }, { replayObservations }] = await Promise.all([
-    import("../models/executive/engine.js"),
-    import("../models/executive/audit.js"),
-  ]);
-  const run = executiveRunOf(journal.header, journal.file);
-  const machine =
-    (engineName ?? DEFAULT_ENGINE) === "wasm"
-      ? (await executiveKernel()).machine
-      : (await import("../models/executive/machine.js")).referenceExecutive;
-  const { state, stop } = replayObservations<unknown>(run, journal.events, machine);
-  output.stdout(`${JSON.stringify(snapshotBody(machine.snapshot(state)), null, 2)}\n`);
-  return stop;
-}
-
-/** A snapshot's body: what follows its two envelope lines (docs/models/executive.md, "Snapshots"). */
-function snapshotBody(snapshot: Uint8Array): unknown {
-  const text = new TextDecoder().decode(snapshot);
-  return JSON.parse(text.slice(text.indexOf("\n", text.indexOf("\n") + 1) + 1));
-}
-
-/** The fold over the whole journal, or, at a log-integrity error, over the events before it. */
-function replayUntilFault(
-  engine: Engine,
-  journal: JournalFile,
-): { state: ModelState; fault: LogIntegrityError | null } {
-  try {
-    return { state: engine.replay(journal.dag, journal.events), fault: null };
-  } catch (error) {
-    if (!(error instanceof LogIntegrityError)) throw error;
-    const before = journal.events.slice(0, error.index);
-    return { state: engine.replay(journal.dag, before), fault: error };
+/** The engine asked for, else the kernel where it prints the model's state, else the reference. */
+function replayEngine(model: Model, engineName: EngineName | undefined): EngineName {
+  if (model.replay.onKernel) return engineName ?? DEFAULT_ENGINE;
+  if (engineName === "wasm") {
+    throw new UsageError(
+      `replay of ${journalOf(model.name)} runs on the reference engine: pass --engine reference`,
+      "replay",
+    );
   }
+  return "reference";
 }
 
-function nodeRecords(state: ModelState): object[] {
-  return state.nodes.map((node, position) => ({
-    id: state.dag.nodes[position]?.id,
-    status: node.status,
-    phase: node.phase,
-    deposit: node.deposit,
-    surface: node.surface,
-  }));
+/** "a dag journal", "an operations journal". */
+function journalOf(modelNames: string): string {
+  return `${/^[aeiou]/.test(modelNames) ? "an" : "a"} ${modelNames} journal`;
 }

@@ -3,23 +3,30 @@
  * turns every failure into one line on stderr and exit status 2 — never a stack trace.
  */
 import { JournalError } from "../journal/errors.js";
-import { MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { DEFAULT_MODEL, MODELS } from "../models/registry.js";
 import { type CliOutput, type Command, ExitCode, UsageError } from "./command.js";
 import { helpColumns } from "./help-columns.js";
 import { packageVersion } from "./version.js";
 
-interface CommandEntry {
+export interface CommandEntry {
   readonly name: string;
   /** One line for the top-level help. */
   readonly summary: string;
   readonly load: () => Promise<Command>;
 }
 
+/** A command of one model's own (the model's `commands`), listed after a shared command. */
+export interface ModelCommand extends CommandEntry {
+  /** The shared command it follows in the help's table. */
+  readonly after: SharedCommandName;
+}
+
 /**
- * A command's module is loaded when it runs: loading every command's (explore's models, gen's
- * generators, every engine) cost more than auditing a small journal.
+ * The commands every model shares. A command's module is loaded when it runs: loading every
+ * command's (explore's models, gen's generators, every engine) cost more than auditing a small
+ * journal.
  */
-const COMMANDS: readonly CommandEntry[] = [
+const SHARED_COMMANDS = [
   {
     name: "audit",
     summary: "check journals against their model: integrity, its rules, legality",
@@ -31,11 +38,6 @@ const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import("./replay.js")).replayCommand,
   },
   {
-    name: "layers",
-    summary: "print the Kahn layers of a DAG file or a dag journal's header",
-    load: async () => (await import("./layers.js")).layersCommand,
-  },
-  {
     name: "gate",
     summary: "the boot gate: exit 0 to resume from a journal, 1 to refuse",
     load: async () => (await import("./gate.js")).gateCommand,
@@ -43,12 +45,7 @@ const COMMANDS: readonly CommandEntry[] = [
   {
     name: "gen",
     summary: "write a synthetic journal of any model, with injected faults",
-    load: async () => (await import("./gen.js")).genCommand,
-  },
-  {
-    name: "executive",
-    summary: "run the executive machine: observations on stdin, the journal on stdout",
-    load: async () => (await import("./executive.js")).executiveCommand,
+    load: async () => (await import("./gen.js")).loadGenCommand(),
   },
   {
     name: "enqueue",
@@ -75,24 +72,25 @@ const COMMANDS: readonly CommandEntry[] = [
     summary: "explore a model exhaustively up to a bound: every step legal, every invariant kept",
     load: async () => (await import("./explore.js")).exploreCommand,
   },
-];
+] as const satisfies readonly CommandEntry[];
 
-/** A record, so that a model added to the registry is a compile error here until described. */
-const MODEL_SUMMARIES: Readonly<Record<ModelName, string>> = {
-  dag: "a work campaign over a DAG of tasks: six invariants, eight transitions",
-  operations: "effects, retries and leases of long-running work: twelve rules",
-  executive: "a task executive running a plan on a budget: its recorded decisions checked",
-};
+type SharedCommandName = (typeof SHARED_COMMANDS)[number]["name"];
+
+/** The shared commands, each followed by the models' commands placed after it. */
+const COMMANDS: readonly CommandEntry[] = SHARED_COMMANDS.flatMap((shared) => [
+  shared,
+  ...MODELS.flatMap((model) => model.commands.filter((command) => command.after === shared.name)),
+]);
 
 const HELP = `Usage: statefold <command> [options]
 
 Audits orchestration journals against reference state machines, one per model. A journal's
 header names its model; --model names it where the header does not, and a journal that
-neither names is a dag journal.
+neither names is a ${DEFAULT_MODEL} journal.
 
 Models:
 ${helpColumns(
-  MODEL_NAMES.map((model) => [model, MODEL_SUMMARIES[model]]),
+  MODELS.map((model) => [model.name, model.summary]),
   "  ",
 )}
 

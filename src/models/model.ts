@@ -10,8 +10,11 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
+import type { ModelReplay } from "../cli/model-replay.js";
+import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { ExploreFacet } from "../explore/facet.js";
+import type { ModelGenerator } from "../generate/model-generator.js";
 import type { JsonOrigin } from "../journal/json-value-error.js";
 import type { AnyReport } from "./report-frame.js";
 
@@ -43,6 +46,12 @@ export interface Model<
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
   /** Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). */
   readonly explore: ExploreFacet;
+  /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
+  readonly commands: readonly ModelCommand[];
+  /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
+  gen(): Promise<ModelGenerator>;
+  /** How `statefold replay` prints the state a journal of this model folds to. */
+  readonly replay: ModelReplay;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -4,7 +4,7 @@
  * summaries share one column whatever the length of a command's name.
  */
 import { describe, expect, it } from "vitest";
-import { MODEL_NAMES } from "../../src/models/registry.js";
+import { MODEL_NAMES, MODELS } from "../../src/models/registry.js";
 import { statefoldInProcess } from "./cli-process.js";
 
 async function help(args: readonly string[]): Promise<string> {
@@ -51,6 +51,21 @@ describe("statefold --help", () => {
       "explore",
     ]);
     expect(new Set(rows.map((row) => row.summaryColumn)).size).toBe(1);
+  });
+
+  it("lists each model's own commands after the shared command each names, with its summary", async () => {
+    const topHelp = await help([]);
+    const names = commandRows(topHelp).map((row) => row.name);
+    const ownCommands = MODELS.flatMap((model) => model.commands);
+    for (const command of ownCommands) {
+      const followed = names.slice(0, names.indexOf(command.name)).reverse();
+      const sharedBefore = followed.find((name) => !ownCommands.some((own) => own.name === name));
+      expect(sharedBefore, command.name).toBe(command.after);
+      expect(topHelp).toMatch(new RegExp(`\\n  ${command.name} +${command.summary}\\n`));
+      expect((await help([command.name])).startsWith(`Usage: statefold ${command.name} `)).toBe(
+        true,
+      );
+    }
   });
 
   it("describes every model, not the work DAG's alone", async () => {

@@ -7,12 +7,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import { FAULT_KINDS, type FaultKind } from "../../src/generate/dag/fault-kinds.js";
-import {
-  FaultPlacementError,
-  type FaultRequest,
-  type InjectedFault,
-} from "../../src/generate/dag/faults.js";
+import type { FaultRequest, InjectedFault } from "../../src/generate/dag/faults.js";
 import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
+import { FaultPlacementError } from "../../src/generate/fault-placement-error.js";
 import { Random } from "../../src/generate/random.js";
 import type { Report } from "../../src/models/dag/report.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";

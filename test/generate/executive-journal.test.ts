@@ -4,8 +4,8 @@
  * same bytes, and a plan the journal cannot hold is refused before the first line.
  */
 import { describe, expect, it } from "vitest";
-import { FaultPlacementError } from "../../src/generate/dag/faults.js";
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../../src/generate/executive/journal.js";
+import { FaultPlacementError } from "../../src/generate/fault-placement-error.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { auditExecutive, type ExecutiveRun } from "../../src/models/executive/index.js";
 

@@ -7,12 +7,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadEngine, type WasmEngine } from "../../bindings/index.js";
 import { type CampaignOptions, campaignLines } from "../../src/generate/dag/campaign.js";
 import { FAULT_KINDS, type FaultKind } from "../../src/generate/dag/fault-kinds.js";
-import {
-  FaultPlacementError,
-  type FaultRequest,
-  type InjectedFault,
-} from "../../src/generate/dag/faults.js";
+import type { FaultRequest, InjectedFault } from "../../src/generate/dag/faults.js";
 import { syntheticJournal } from "../../src/generate/dag/synthetic-journal.js";
+import { FaultPlacementError } from "../../src/generate/fault-placement-error.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import { eventsIn, expectReportOfFaults } from "../support/fault-verdict.js";
 

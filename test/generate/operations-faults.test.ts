@@ -6,7 +6,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FaultPlacementError } from "../../src/generate/dag/faults.js";
+import { FaultPlacementError } from "../../src/generate/fault-placement-error.js";
 import {
   OPERATIONS_FAULT_FINDINGS,
   OPERATIONS_FAULT_KINDS,

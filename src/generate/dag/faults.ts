@@ -15,6 +15,7 @@
  */
 
 import { plural } from "../../text/format-units.js";
+import { FaultPlacementError } from "../fault-placement-error.js";
 import { Random } from "../random.js";
 import { CampaignState } from "./campaign-state.js";
 import { FAULT_KINDS, type FaultKind, faultCountMax } from "./fault-kinds.js";
@@ -48,11 +49,6 @@ export interface InjectedFault {
   readonly reason: string;
   /** A torn tail's byte offset in the journal. */
   readonly offset?: number;
-}
-
-/** A plan that the lines cannot hold: more faults of a kind than places for them. */
-export class FaultPlacementError extends Error {
-  override readonly name = "FaultPlacementError";
 }
 
 /** The journal's text, a line at a time: each line with its "\n", a torn tail without. */

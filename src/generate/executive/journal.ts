@@ -18,7 +18,7 @@ import {
   SPEC_STEPS_MAX,
 } from "../../models/executive/index.js";
 import { plural } from "../../text/format-units.js";
-import { FaultPlacementError } from "../dag/faults.js";
+import { FaultPlacementError } from "../fault-placement-error.js";
 import { Random } from "../random.js";
 
 export const EXECUTIVE_FAULT_KINDS = [

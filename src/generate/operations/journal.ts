@@ -14,7 +14,7 @@
  */
 
 import { plural } from "../../text/format-units.js";
-import { FaultPlacementError } from "../dag/faults.js";
+import { FaultPlacementError } from "../fault-placement-error.js";
 import { Random } from "../random.js";
 import {
   OPERATIONS_FAULT_FINDINGS,

@@ -5,6 +5,7 @@
 
 import { dagExplore } from "../../explore/dag/facet.js";
 import { readDagHeaderField } from "../../journal/dag/header.js";
+import type { JournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { Dag } from "./dag.js";
 import type { AuditBytesOptions } from "./engine.js";
@@ -17,4 +18,21 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
   explore: dagExplore,
+  commands: [
+    {
+      name: "layers",
+      summary: "print the Kahn layers of a DAG file or a dag journal's header",
+      after: "replay",
+      load: async () => (await import("../../cli/dag/layers.js")).layersCommand,
+    },
+  ],
+  gen: async () => (await import("../../cli/dag/gen.js")).dagGenerator,
+  replay: {
+    output: `A dag journal: one
+node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
+fold applies every well-formed event, legal or not, as the librecode model does.`,
+    onKernel: true,
+    print: async (journal: JournalFile, engine, output) =>
+      (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
+  },
 };

@@ -5,6 +5,7 @@
 
 import { executiveExplore } from "../../explore/executive/facet.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
+import type { OtherJournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport, ExecutiveRun } from "./audit.js";
 import type { ExecutiveAuditOptions } from "./engine.js";
@@ -24,4 +25,22 @@ export const executiveModel: Model<
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
   explore: executiveExplore,
+  commands: [
+    {
+      name: "executive",
+      summary: "run the executive machine: observations on stdin, the journal on stdout",
+      after: "gen",
+      load: async () => (await import("../../cli/executive/executive.js")).executiveCommand,
+    },
+  ],
+  gen: async () => (await import("../../cli/executive/gen.js")).executiveGenerator,
+  replay: {
+    output: `An
+executive journal: the state the machine reaches when every observation is replayed through
+it, the recorded decisions aside — {"version","spec","status","seq","now","frames",...}, the
+body of its snapshot (docs/models/executive.md, "State").`,
+    onKernel: true,
+    print: async (journal: OtherJournalFile, engine, output) =>
+      (await import("../../cli/executive/replay.js")).replayExecutive(journal, engine, output),
+  },
 };

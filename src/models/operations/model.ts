@@ -3,6 +3,7 @@
  * in the model registry.
  */
 import { operationsExplore } from "../../explore/operations/facet.js";
+import type { OtherJournalFile } from "../../journal/index.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
 import { RECORD_KINDS } from "./records.js";
@@ -19,4 +20,14 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
     kernel: async (options) =>
       (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
     explore: operationsExplore,
+    commands: [],
+    gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
+    replay: {
+      output: `An
+operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
+per line, each operation with its steps and live effects (docs/models/operations.md).`,
+      onKernel: false,
+      print: async (journal: OtherJournalFile, _engine, output) =>
+        (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
+    },
   };

@@ -5,10 +5,10 @@
  * observation with its decision — so that a run recorded this way audits as conformant.
  */
 import { createInterface } from "node:readline";
-import { JournalError } from "../journal/errors.js";
-import { readExecutiveRunFiles } from "../journal/index.js";
-import { type ExecutiveMachine, referenceExecutive } from "../models/executive/index.js";
-import { plural } from "../text/format-units.js";
+import { JournalError } from "../../journal/errors.js";
+import { readExecutiveRunFiles } from "../../journal/index.js";
+import { type ExecutiveMachine, referenceExecutive } from "../../models/executive/index.js";
+import { plural } from "../../text/format-units.js";
 import {
   type CliOutput,
   type Command,
@@ -16,9 +16,9 @@ import {
   oneOf,
   parseCommand,
   UsageError,
-} from "./command.js";
-import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "./engine.js";
-import { STDIN_NAME } from "./journal-inputs.js";
+} from "../command.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "../engine.js";
+import { STDIN_NAME } from "../journal-inputs.js";
 
 const HELP = `Usage: statefold executive <spec.json> <budget.json>
 

@@ -4,7 +4,7 @@
  * first made; a retry's `notBefore` is exact, so it is printed as a number while it is a safe
  * integer and as a string of digits beyond.
  */
-import type { Operation, OperationsState } from "../models/operations/state.js";
+import type { Operation, OperationsState } from "../../models/operations/state.js";
 
 export function renderOperationsState(state: OperationsState): string {
   const strands = [...state.strands].map(([id, strand]) => ({ id, ...strand }));

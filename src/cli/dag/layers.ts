@@ -1,8 +1,8 @@
-import { readDagOf } from "../journal/index.js";
-import { dagLayers } from "../models/dag/dag.js";
-import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
-import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
-import { renderJsonList } from "./render-json.js";
+import { readDagOf } from "../../journal/index.js";
+import { dagLayers } from "../../models/dag/dag.js";
+import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "../command.js";
+import { oneJournal, oneJournalBytes } from "../journal-inputs.js";
+import { renderJsonList } from "../render-json.js";
 
 const HELP = `Usage: statefold layers <dag.json | journal | ->
 
