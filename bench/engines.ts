@@ -24,10 +24,10 @@ import type { Status } from "../src/models/dag/state.js";
 import { referenceExecutiveEngine } from "../src/models/executive/engine.js";
 import { referenceOperationsEngine } from "../src/models/operations/engine.js";
 import type { ModelName, ModelReport } from "../src/models/registry.js";
-import { JsAuditor } from "./js-auditor/index.js";
+import { JsAuditor } from "./dag/js-auditor/index.js";
+import { readParsedJournal } from "./dag/parsed-journal.js";
+import { xstateFold } from "./dag/xstate-fold.js";
 import { parseOnly } from "./parse-only.js";
-import { readParsedJournal } from "./parsed-journal.js";
-import { xstateFold } from "./xstate-fold.js";
 
 /** The models the benchmarks measure: every model statefold knows. */
 export type BenchedModel = ModelName;

@@ -5,8 +5,8 @@
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { readJsonlHeader } from "../src/journal/jsonl.js";
-import type { Dag } from "../src/models/dag/dag.js";
+import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import type { Dag } from "../../src/models/dag/dag.js";
 
 export interface ParsedJournal {
   readonly dag: Dag;
