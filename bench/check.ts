@@ -104,7 +104,7 @@ async function refuseStaleKernels(): Promise<void> {
   }
 }
 
-/** Every kernel the build writes: each target's `outFile` in every asconfig*.json of the package. */
+/** Every kernel the build writes: each target's `outFile` in every asconfig*.json. */
 function kernelBuilds(root: string): string[] {
   const configs = readdirSync(root).filter((name) => /^asconfig.*\.json$/.test(name));
   return configs.flatMap((config) => {

@@ -32,7 +32,7 @@ export async function journalFile(
   return { path, bytes: statSync(path).size };
 }
 
-/** A file name's suffix for each option given: `-d3` for `["d", 3]`; an absent option says nothing. */
+/** A file name's suffix for the options given: `-d3` for `["d", 3]`; an absent one says nothing. */
 export function suffixOf(optional: readonly [string, number | undefined][]): string {
   return optional.map(([key, value]) => (value === undefined ? "" : `-${key}${value}`)).join("");
 }

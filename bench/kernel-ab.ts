@@ -1,10 +1,10 @@
 /**
  * `npm run bench:kernel-ab -- [--model M] BEFORE.wasm AFTER.wasm JOURNAL`: two builds of one
- * model's kernel (by default of the model the journal's header names), side by side in one process, on one journal — the measurement a kernel change
- * needs before it is kept. This machine's per-run times swing by a third from minute to minute;
- * two builds run in turn see the same weather, so their ratio holds still where their times do
- * not (bench/compare-kernels.ts). The journal is held in memory and fed in 1 MiB chunks, as the
- * CLI feeds a file.
+ * model's kernel (by default the model the journal's header names), side by side in one
+ * process, on one journal — the measurement a kernel change needs before it is kept. This
+ * machine's per-run times swing by a third from minute to minute; two builds run in turn see the
+ * same weather, so their ratio holds still where their times do not (bench/compare-kernels.ts).
+ * The journal is held in memory and fed in 1 MiB chunks, as the CLI feeds a file.
  *
  * Prints each build's MB/s of CPU time, the median of the per-round ratios and their spread,
  * and whether the two builds' reports are deep-equal; exits 1 when they are not, since a faster

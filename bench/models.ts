@@ -41,7 +41,7 @@ export const SCALES: readonly Scale[] = MODEL_NAMES.flatMap(
   (model): readonly Scale[] => BENCH_MODELS[model].scales,
 );
 
-/** The model of the suite's scale of that name; undefined for any other (bench:check's, a test's). */
+/** The model of the suite's scale of that name; undefined for others (bench:check's, a test's). */
 export function modelOfScale(name: string): ModelName | undefined {
   return SCALES.find((scale) => scale.name === name)?.model;
 }

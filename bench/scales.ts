@@ -7,7 +7,7 @@ import { benchOf, type Scale } from "./models.js";
 
 export { SCALES, type Scale } from "./models.js";
 
-/** The lines after the header of the scale's whole journal: its model's events, records or steps. */
+/** The lines after the header of the scale's whole journal: its events, records or steps. */
 export function eventsOf(scale: Scale): number {
   return benchOf(scale).eventsOf(scale);
 }

@@ -81,7 +81,7 @@ export const DAG_ENGINES = {
 
 export type DagEngineName = keyof typeof DAG_ENGINES;
 
-/** The object API on events parsed beforehand (the DAG and every line, as `JSON.parse` gives them). */
+/** The object API on events parsed beforehand (the DAG and each line as `JSON.parse` gives it). */
 async function prepareObjects(path: string): Promise<Run> {
   const engine = await loadEngine();
   const { dag, events, lines } = await readParsedJournal(path);

@@ -4,8 +4,8 @@
  */
 import type { BenchModel } from "../bench-model.js";
 import { count } from "../format.js";
-import { JS_AUDITOR_RATIO_MIN, PARSE_ONLY_RATIO_MIN } from "../gates.js";
 import { DAG_ENGINES, type DagEngineName } from "./engines.js";
+import { JS_AUDITOR_RATIO_MIN, PARSE_ONLY_RATIO_MIN } from "./gates.js";
 import { campaignJournal } from "./journals.js";
 import { DAG_CHECK_SCALE, DAG_SCALES, type DagScale } from "./scales.js";
 import { dagTargets } from "./targets.js";

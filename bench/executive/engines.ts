@@ -1,4 +1,4 @@
-/** The engines that read the executive journals: the WASM engine, the parse-only floor, the reference. */
+/** The engines that read executive journals: the WASM engine, parse-only floor and reference. */
 import type { EngineSpec } from "../bench-model.js";
 import { freshKernelRun, REFERENCE_COLOR, referenceRun, WASM_COLOR } from "../model-engines.js";
 import { PARSE_ONLY_ENGINE } from "../parse-only.js";

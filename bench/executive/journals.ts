@@ -1,4 +1,4 @@
-/** The executive journals for the benchmarks: the faithful host of src/generate/executive/journal.ts. */
+/** The benchmarks' executive journals: the faithful host of src/generate/executive/journal.ts. */
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../../src/generate/executive/journal.js";
 import { BENCH_FOLDER, type JournalFile, journalFile } from "../journal-files.js";
 import type { ExecutiveMix } from "./scales.js";

@@ -5,8 +5,8 @@
 import { EXECUTIVE_FAULT_KINDS } from "../../src/generate/executive/journal.js";
 import type { BenchModel } from "../bench-model.js";
 import { count } from "../format.js";
-import { EXECUTIVE_PARSE_ONLY_RATIO_MIN } from "../gates.js";
 import { EXECUTIVE_ENGINES, type ExecutiveEngineName } from "./engines.js";
+import { EXECUTIVE_PARSE_ONLY_RATIO_MIN } from "./gates.js";
 import { executiveJournalFile } from "./journals.js";
 import { EXECUTIVE_CHECK_SCALE, EXECUTIVE_SCALES, type ExecutiveScale } from "./scales.js";
 

@@ -1,4 +1,4 @@
-/** The engines that read the operations journals: the WASM engine, the parse-only floor, the reference. */
+/** The engines that read operations journals: the WASM engine, parse-only floor and reference. */
 import type { EngineSpec } from "../bench-model.js";
 import { kernelRun, REFERENCE_COLOR, referenceRun, WASM_COLOR } from "../model-engines.js";
 import { PARSE_ONLY_ENGINE } from "../parse-only.js";

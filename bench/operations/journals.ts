@@ -24,7 +24,7 @@ export async function operationsJournal(
   return journalFile(folder, operationsName(mix), pieces, "");
 }
 
-/** As the dag's campaigns are named (bench/dag/journals.ts): `-t` strands, `-f` faults of each kind. */
+/** Named as the dag's campaigns (bench/dag/journals.ts): `-t` strands, `-f` faults of each kind. */
 function operationsName(mix: OperationsMix): string {
   const optional: [string, number | undefined][] = [
     ["t", mix.strands],

@@ -6,8 +6,8 @@ import { OPERATIONS_FAULT_KINDS } from "../../src/generate/operations/fault-kind
 import { OPERATIONS_STRANDS_DEFAULT } from "../../src/generate/operations/journal.js";
 import type { BenchModel } from "../bench-model.js";
 import { count } from "../format.js";
-import { OPERATIONS_PARSE_ONLY_RATIO_MIN } from "../gates.js";
 import { OPERATIONS_ENGINES, type OperationsEngineName } from "./engines.js";
+import { OPERATIONS_PARSE_ONLY_RATIO_MIN } from "./gates.js";
 import { operationsJournal } from "./journals.js";
 import { OPERATIONS_CHECK_SCALE, OPERATIONS_SCALES, type OperationsScale } from "./scales.js";
 
