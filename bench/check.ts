@@ -1,11 +1,11 @@
 /**
- * `npm run bench:check`: the short benchmark CI runs. In one run, interleaved (bench/measure.ts),
- * the WASM engine on JSONL must do a dag journal's work in at most a 2.7th of the plain-JS
- * auditor's CPU time and at most a 3.5th of the parse-only floor's; and the WASM operations and executive
- * engines their journals' in at most a fraction of the parse-only floor's (the gates:
- * bench/gates.ts). Ratios only, never absolute times: each round (one run of each engine, back
- * to back) gives a ratio of times measured in the same weather, and the verdict is the median of
- * those per-round ratios.
+ * `npm run bench:check`: the short benchmark CI runs. For every model, in one run, interleaved
+ * (bench/measure.ts), its WASM engine on JSONL must do its check journal's work in at most a
+ * fraction of the CPU time of each engine its gates name (bench/<model>/gates.ts): for the dag a
+ * 2.7th of the plain-JS auditor's and a 3.5th of the parse-only floor's, for the others a
+ * fraction of the parse-only floor's. Ratios only, never absolute times: each round (one run of
+ * each engine, back to back) gives a ratio of times measured in the same weather, and the verdict
+ * is the median of those per-round ratios.
  *
  * The ratios are of CPU time (every thread of each engine's process), not wall time. Wall time
  * rewards whatever runs on a second core — the kernel's read-ahead, the collector's helper
