@@ -16,10 +16,11 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { MODEL_NAMES } from "../src/models/registry.js";
 import type { Gate } from "./bench-model.js";
 import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
 import { type Measurement, measureInterleaved, median } from "./measure.js";
-import { BENCH_MODELS, MODEL_NAMES } from "./models.js";
+import { BENCH_MODELS } from "./models.js";
 import { eventsOf, type Scale, scaleJournal } from "./scales.js";
 import { expectedReport, verifyFindings } from "./verify.js";
 

@@ -8,8 +8,10 @@
  * floor parses any JSONL, so every model names it. A scale measures the engines of its journal's
  * model.
  */
+
+import { MODEL_NAMES, type ModelName } from "../src/models/registry.js";
 import type { EngineSpec, Run } from "./bench-model.js";
-import { BENCH_MODELS, type EngineName, MODEL_NAMES, type ModelName } from "./models.js";
+import { BENCH_MODELS, type EngineName } from "./models.js";
 
 export type { Finding, Run } from "./bench-model.js";
 export type { EngineName } from "./models.js";

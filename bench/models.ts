@@ -10,8 +10,6 @@ import { dagBench } from "./dag/model.js";
 import { executiveBench } from "./executive/model.js";
 import { operationsBench } from "./operations/model.js";
 
-export { MODEL_NAMES, type ModelName };
-
 export const BENCH_MODELS = {
   dag: dagBench,
   operations: operationsBench,

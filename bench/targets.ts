@@ -5,9 +5,11 @@
  * each model's own (bench/<model>/), then, for every model, its WASM engine over the parse-only
  * loop.
  */
+
+import { MODEL_NAMES } from "../src/models/registry.js";
 import type { MeasuredModel } from "./bench-model.js";
 import { ratio } from "./format.js";
-import { BENCH_MODELS, MODEL_NAMES, modelOfScale } from "./models.js";
+import { BENCH_MODELS, modelOfScale } from "./models.js";
 import { type Row, ratioToWasm } from "./rows.js";
 import { all, rangeOf, type TargetLine } from "./target-line.js";
 import type { WholePath } from "./whole-path.js";
