@@ -1,11 +1,11 @@
 /**
- * `npm run bench:check`: the short benchmark CI runs. In one run, interleaved (bench/measure.ts),
- * the WASM engine on JSONL must do a dag journal's work in at most a 2.7th of the plain-JS
- * auditor's CPU time and at most a 3.5th of the parse-only floor's; and the WASM operations and executive
- * engines their journals' in at most a fraction of the parse-only floor's (the gates:
- * bench/gates.ts). Ratios only, never absolute times: each round (one run of each engine, back
- * to back) gives a ratio of times measured in the same weather, and the verdict is the median of
- * those per-round ratios.
+ * `npm run bench:check`: the short benchmark CI runs. For every model, in one run, interleaved
+ * (bench/measure.ts), its WASM engine on JSONL must do its check journal's work in at most a
+ * fraction of the CPU time of each engine its gates name (bench/<model>/gates.ts): for the dag a
+ * 2.7th of the plain-JS auditor's and a 3.5th of the parse-only floor's, for the others a
+ * fraction of the parse-only floor's. Ratios only, never absolute times: each round (one run of
+ * each engine, back to back) gives a ratio of times measured in the same weather, and the verdict
+ * is the median of those per-round ratios.
  *
  * The ratios are of CPU time (every thread of each engine's process), not wall time. Wall time
  * rewards whatever runs on a second core — the kernel's read-ahead, the collector's helper
@@ -13,51 +13,20 @@
  * failed on a busy machine. CPU time is the work each engine does, which a neighbour barely
  * changes. Wall-time ratios are printed beside them. Exits 1 when a ratio misses.
  */
-import { statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
+import { MODEL_NAMES } from "../src/models/registry.js";
+import type { Gate } from "./bench-model.js";
 import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
-import {
-  EXECUTIVE_PARSE_ONLY_RATIO_MIN,
-  JS_AUDITOR_RATIO_MIN,
-  OPERATIONS_PARSE_ONLY_RATIO_MIN,
-  PARSE_ONLY_RATIO_MIN,
-} from "./gates.js";
-import { scaleJournal } from "./journal-files.js";
 import { type Measurement, measureInterleaved, median } from "./measure.js";
-import {
-  CHECK_SCALE,
-  EXECUTIVE_CHECK_SCALE,
-  eventsOf,
-  OPERATIONS_CHECK_SCALE,
-  type Scale,
-} from "./scales.js";
+import { BENCH_MODELS } from "./models.js";
+import { eventsOf, type Scale, scaleJournal } from "./scales.js";
 import { expectedReport, verifyFindings } from "./verify.js";
 
-interface Gate {
-  /** The engine the model's WASM engine is measured against, and the least ratio it must keep. */
-  readonly against: EngineName;
-  readonly min: number;
-}
-
-/** Each journal measured on its own, its model's WASM engine against the engines of its gates. */
-const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate[] }[] = [
-  {
-    scale: CHECK_SCALE,
-    gates: [
-      { against: "js-auditor", min: JS_AUDITOR_RATIO_MIN },
-      { against: "parse-only", min: PARSE_ONLY_RATIO_MIN },
-    ],
-  },
-  {
-    scale: OPERATIONS_CHECK_SCALE,
-    gates: [{ against: "parse-only", min: OPERATIONS_PARSE_ONLY_RATIO_MIN }],
-  },
-  {
-    scale: EXECUTIVE_CHECK_SCALE,
-    gates: [{ against: "parse-only", min: EXECUTIVE_PARSE_ONLY_RATIO_MIN }],
-  },
-];
+/** Each model's journal measured on its own, its WASM engine against the engines of its gates. */
+const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate<EngineName>[] }[] =
+  MODEL_NAMES.map((model) => BENCH_MODELS[model].check);
 
 await refuseStaleKernels();
 let failed = false;
@@ -65,7 +34,7 @@ for (const { scale, gates } of CHECKS) failed = !(await check(scale, gates)) || 
 process.exitCode = failed ? 1 : 0;
 
 /** Measures the scale's journal, prints the figures and each gate's verdict; true when all hold. */
-async function check(scale: Scale, gates: readonly Gate[]): Promise<boolean> {
+async function check(scale: Scale, gates: readonly Gate<EngineName>[]): Promise<boolean> {
   const journal = await scaleJournal(scale);
   const wasm = WASM_JSONL_ENGINES[scale.model];
   const engines: EngineName[] = [wasm, ...gates.map((gate) => gate.against)];
@@ -129,17 +98,20 @@ async function refuseStaleKernels(): Promise<void> {
   const newestSource = Math.max(
     ...sources.map((name) => statSync(`${root}assembly/${name}`).mtimeMs),
   );
-  const builds = [
-    "build/statefold.wasm",
-    "build/statefold.simd.wasm",
-    "build/statefold-operations.wasm",
-    "build/statefold-operations.simd.wasm",
-    "build/statefold-executive.wasm",
-    "build/statefold-executive.simd.wasm",
-  ];
-  for (const build of builds) {
+  for (const build of kernelBuilds(root)) {
     if (statSync(`${root}${build}`).mtimeMs < newestSource) {
       throw new Error(`${build} is older than assembly/: run npm run build:wasm first`);
     }
   }
+}
+
+/** Every kernel the build writes: each target's `outFile` in every asconfig*.json. */
+function kernelBuilds(root: string): string[] {
+  const configs = readdirSync(root).filter((name) => /^asconfig.*\.json$/.test(name));
+  return configs.flatMap((config) => {
+    const { targets } = JSON.parse(readFileSync(`${root}${config}`, "utf8")) as {
+      readonly targets: Readonly<Record<string, { readonly outFile: string }>>;
+    };
+    return Object.values(targets).map((target) => target.outFile);
+  });
 }

@@ -5,7 +5,7 @@
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { campaignJournal } from "./journal-files.js";
+import { campaignJournal } from "./dag/journals.js";
 
 /**
  * Throughput of a busy loop on two threads at once over one thread's: what a second core gives

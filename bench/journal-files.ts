@@ -1,82 +1,26 @@
 /**
  * Generated journals for the benchmarks, of every model, written once to the system's temp folder
- * and reused (generation is deterministic, so a file's name says all about its content).
+ * and reused (generation is deterministic, so a file's name says all about its content). What a
+ * model's journals are made of and how they are named is the model's (bench/<model>/journals.ts).
  */
 import { createWriteStream, existsSync, renameSync, statSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type CampaignOptions, campaignLines } from "../src/generate/dag/campaign.js";
-import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../src/generate/executive/journal.js";
-import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
-import { operationsJournalChunks } from "../src/generate/operations/journal.js";
-import type { ExecutiveMix, OperationsMix, Scale } from "./scales.js";
 
 export interface JournalFile {
   readonly path: string;
   readonly bytes: number;
 }
 
-const BENCH_FOLDER = join(tmpdir(), "statefold-bench");
+/** The benchmarks' own folder in the temp folder. */
+export const BENCH_FOLDER = join(tmpdir(), "statefold-bench");
 
-/** The scale's whole journal, of its model. */
-export function scaleJournal(scale: Scale, folder = BENCH_FOLDER): Promise<JournalFile> {
-  switch (scale.model) {
-    case "dag":
-      return campaignJournal(scale.campaign, folder);
-    case "operations":
-      return operationsJournal(scale.operations, folder);
-    case "executive":
-      return executiveJournalFile(scale.executive, folder);
-  }
-}
-
-/** The campaign's journal, in `folder` (by default the benchmarks' own in the temp folder). */
-export async function campaignJournal(
-  options: CampaignOptions,
-  folder = BENCH_FOLDER,
-): Promise<JournalFile> {
-  // campaignLines gives lines without their line feeds.
-  return journalFile(folder, campaignName(options), () => campaignLines(options), "\n");
-}
-
-/** The operations journal of the mix, in `folder` (by default the benchmarks' own). */
-export async function operationsJournal(
-  mix: OperationsMix,
-  folder = BENCH_FOLDER,
-): Promise<JournalFile> {
-  const faults = OPERATIONS_FAULT_KINDS.map((kind) => ({ kind, count: mix.faultsOfEachKind }));
-  // Pieces of whole lines, line feeds included: the generator's fastest form.
-  const pieces = () =>
-    operationsJournalChunks({
-      events: mix.events,
-      seed: mix.seed,
-      ...(mix.strands === undefined ? {} : { strands: mix.strands }),
-      faults: mix.faultsOfEachKind > 0 ? faults : [],
-    });
-  return journalFile(folder, operationsName(mix), pieces, "");
-}
-
-/** The executive journal of the mix, in `folder` (by default the benchmarks' own). */
-export async function executiveJournalFile(
-  mix: ExecutiveMix,
-  folder = BENCH_FOLDER,
-): Promise<JournalFile> {
-  // Lines with their line feeds, the header first.
-  const lines = () =>
-    executiveJournal({ events: mix.events, seed: mix.seed, faults: executiveFaults(mix) });
-  return journalFile(folder, executiveName(mix), lines, "");
-}
-
-/** The mix's faults, in the generator's order of kinds. */
-function executiveFaults(mix: ExecutiveMix) {
-  return EXECUTIVE_FAULT_KINDS.flatMap((kind) => {
-    const count = mix.faults[kind] ?? 0;
-    return count > 0 ? [{ kind, count }] : [];
-  });
-}
-
-async function journalFile(
+/**
+ * The journal named `name` in `folder`: written once from `texts`, each followed by `terminator`,
+ * then reused (a file's name says all about its content).
+ */
+export async function journalFile(
   folder: string,
   name: string,
   texts: () => Iterable<string>,
@@ -88,44 +32,8 @@ async function journalFile(
   return { path, bytes: statSync(path).size };
 }
 
-/** A name that says every option the content depends on (the defaults say nothing). */
-function campaignName(options: CampaignOptions): string {
-  const optional: [string, number | undefined][] = [
-    ["d", options.maxDeps],
-    ["p", options.parallelism],
-    ["r", options.passRate],
-    ["w", options.surfacePathsMax],
-    ["i", options.illegalRate],
-  ];
-  return `campaign-n${options.nodes}-e${options.events}-s${options.seed}${suffixOf(optional)}`;
-}
-
-/** As campaignName: `-t` strands, `-f` faults of each kind. */
-function operationsName(mix: OperationsMix): string {
-  const optional: [string, number | undefined][] = [
-    ["t", mix.strands],
-    ["f", mix.faultsOfEachKind],
-  ];
-  return `operations-e${mix.events}-s${mix.seed}${suffixOf(optional)}`;
-}
-
-/**
- * As operationsName: each kind injected by its words' initials and its count, in the
- * generator's order (`-ws10` wrong-seq, `-aobo10` attempt-off-by-one, `-aat100`
- * accepted-after-terminal, ...).
- */
-function executiveName(mix: ExecutiveMix): string {
-  const faults = executiveFaults(mix).map(
-    ({ kind, count }) =>
-      `-${kind
-        .split("-")
-        .map((word) => word[0])
-        .join("")}${count}`,
-  );
-  return `executive-e${mix.events}-s${mix.seed}${faults.join("")}`;
-}
-
-function suffixOf(optional: readonly [string, number | undefined][]): string {
+/** A file name's suffix for the options given: `-d3` for `["d", 3]`; an absent one says nothing. */
+export function suffixOf(optional: readonly [string, number | undefined][]): string {
   return optional.map(([key, value]) => (value === undefined ? "" : `-${key}${value}`)).join("");
 }
 

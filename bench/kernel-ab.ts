@@ -1,10 +1,10 @@
 /**
- * `npm run bench:kernel-ab -- --model M BEFORE.wasm AFTER.wasm JOURNAL`: two builds of one
- * model's kernel, side by side in one process, on one journal — the measurement a kernel change
- * needs before it is kept. This machine's per-run times swing by a third from minute to minute;
- * two builds run in turn see the same weather, so their ratio holds still where their times do
- * not (bench/compare-kernels.ts). The journal is held in memory and fed in 1 MiB chunks, as the
- * CLI feeds a file.
+ * `npm run bench:kernel-ab -- [--model M] BEFORE.wasm AFTER.wasm JOURNAL`: two builds of one
+ * model's kernel (by default the model the journal's header names), side by side in one
+ * process, on one journal — the measurement a kernel change needs before it is kept. This
+ * machine's per-run times swing by a third from minute to minute; two builds run in turn see the
+ * same weather, so their ratio holds still where their times do not (bench/compare-kernels.ts).
+ * The journal is held in memory and fed in 1 MiB chunks, as the CLI feeds a file.
  *
  * Prints each build's MB/s of CPU time, the median of the per-round ratios and their spread,
  * and whether the two builds' reports are deep-equal; exits 1 when they are not, since a faster
@@ -12,27 +12,23 @@
  */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { loadEngine } from "../bindings/dag/engine.js";
-import { loadExecutiveEngine } from "../bindings/executive/engine.js";
-import { loadOperationsEngine } from "../bindings/operations/engine.js";
+import { readJsonlHeaderModel } from "../src/journal/jsonl.js";
+import {
+  DEFAULT_MODEL,
+  isModelName,
+  MODEL_NAMES,
+  type ModelName,
+  modelNamed,
+} from "../src/models/registry.js";
 import { compareKernels, type KernelAudit } from "./compare-kernels.js";
 
 const CHUNK_BYTES = 1 << 20;
 
-const LOADERS: Readonly<Record<string, (wasm: Uint8Array<ArrayBuffer>) => Promise<KernelAudit>>> = {
-  dag: async (wasm) => {
-    const engine = await loadEngine({ wasm });
-    return (bytes) => engine.auditBytes(null, chunked(bytes));
-  },
-  operations: async (wasm) => {
-    const engine = await loadOperationsEngine({ wasm });
-    return (bytes) => engine.auditBytes(chunked(bytes));
-  },
-  executive: async (wasm) => {
-    const engine = await loadExecutiveEngine({ wasm });
-    return (bytes) => engine.auditBytes(chunked(bytes));
-  },
-};
+/** A build of the model's kernel, auditing a journal fed in chunks as the CLI feeds a file. */
+async function load(model: ModelName, wasm: Uint8Array<ArrayBuffer>): Promise<KernelAudit> {
+  const engine = await modelNamed(model).kernel({ wasm });
+  return (bytes) => engine.auditBytes(chunked(bytes));
+}
 
 function* chunked(bytes: Uint8Array): Generator<Uint8Array> {
   for (let at = 0; at < bytes.length; at += CHUNK_BYTES) {
@@ -40,31 +36,38 @@ function* chunked(bytes: Uint8Array): Generator<Uint8Array> {
   }
 }
 
-const { values, positionals } = parseArgs({
-  allowPositionals: true,
-  options: {
-    model: { type: "string", default: "operations" },
-    rounds: { type: "string", default: "8" },
-  },
-});
-const load = LOADERS[values.model];
-const [beforeFile, afterFile, journalFile] = positionals;
-const rounds = Number(values.rounds);
-if (
-  load === undefined ||
-  journalFile === undefined ||
-  !Number.isSafeInteger(rounds) ||
-  rounds < 1
-) {
+/** The model the journal's header names, or the default one for a journal that names none. */
+function headerModelOf(journal: Uint8Array, file: string): ModelName {
+  const end = journal.indexOf(0x0a);
+  const firstLine = journal.subarray(0, end < 0 ? journal.length : end);
+  return readJsonlHeaderModel(firstLine, file) ?? DEFAULT_MODEL;
+}
+
+function usage(): never {
   console.error(
-    "usage: npm run bench:kernel-ab -- [--model dag|operations|executive] [--rounds N] BEFORE.wasm AFTER.wasm JOURNAL",
+    `usage: npm run bench:kernel-ab -- [--model ${MODEL_NAMES.join("|")}] [--rounds N] BEFORE.wasm AFTER.wasm JOURNAL`,
   );
   process.exit(2);
 }
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    model: { type: "string" },
+    rounds: { type: "string", default: "8" },
+  },
+});
+const [beforeFile, afterFile, journalFile] = positionals;
+const rounds = Number(values.rounds);
+const given = values.model;
+if (given !== undefined && !isModelName(given)) usage();
+if (journalFile === undefined || !Number.isSafeInteger(rounds) || rounds < 1) usage();
 const journal = readFileSync(journalFile);
+// Without --model, the model the journal's header names (docs/journals.md, "The header").
+const model = given ?? headerModelOf(journal, journalFile);
 const [beforeAudit, afterAudit] = [
-  await load(new Uint8Array(readFileSync(beforeFile as string))),
-  await load(new Uint8Array(readFileSync(afterFile as string))),
+  await load(model, new Uint8Array(readFileSync(beforeFile as string))),
+  await load(model, new Uint8Array(readFileSync(afterFile as string))),
 ];
 const comparison = await compareKernels(beforeAudit, afterAudit, journal, rounds);
 const megabytes = journal.length / 1e6;

@@ -2,22 +2,13 @@
  * BENCHMARKS.md: what was measured, on what, by which command, then for each model measured, in
  * the scales' order (the dag's first), its chart, its summary and its scales' tables.
  */
-import { EXECUTIVE_FAULT_KINDS } from "../src/generate/executive/journal.js";
-import { OPERATIONS_FAULT_KINDS } from "../src/generate/operations/fault-kinds.js";
-import { OPERATIONS_STRANDS_DEFAULT } from "../src/generate/operations/journal.js";
 import { type BenchedModel, ENGINES, type EngineName } from "./engines.js";
 import type { ExploreRow } from "./explore.js";
 import { count, mib, percent, ratio, seconds } from "./format.js";
-import {
-  EXECUTIVE_PARSE_ONLY_RATIO_MIN,
-  JS_AUDITOR_RATIO_MIN,
-  OPERATIONS_PARSE_ONLY_RATIO_MIN,
-  PARSE_ONLY_RATIO_MIN,
-} from "./gates.js";
 import type { Machine } from "./machine.js";
 import { median } from "./measure.js";
+import { BENCH_MODELS, benchOf, type Scale } from "./models.js";
 import { type Row, ratioToWasm } from "./rows.js";
-import type { Scale } from "./scales.js";
 import type { TargetLine } from "./targets.js";
 import { SHORT_COMMAND_RUNS, type WholePath } from "./whole-path.js";
 
@@ -38,68 +29,6 @@ export interface BenchmarkRun {
   readonly wholePath?: WholePath | null;
   /** The targets, before and after, when the run measured any. */
   readonly targets?: readonly TargetLine[];
-}
-
-/**
- * What the markdown says of each model: its summary's heading, text and columns, its chart's alt
- * text, and what its tables count (the journal's lines after the header).
- */
-const MODEL_PARTS: Record<
-  BenchedModel,
-  {
-    /** The engines whose throughput the summary sets the model's WASM engine against. */
-    readonly summaryEngines: readonly EngineName[];
-    readonly summaryHeading: string;
-    readonly summaryText: string;
-    readonly chartAlt: string;
-    /** The tables' word for a line after the header: "events per run", "events/s". */
-    readonly unit: string;
-  }
-> = {
-  dag: {
-    summaryEngines: ["parse-only", "js-auditor", "xstate", "reference"],
-    summaryHeading: "## Summary",
-    summaryText: `How many times the WASM engine's throughput on JSONL is each engine's (bench:check requires at least ${PARSE_ONLY_RATIO_MIN}× the parse-only floor's and ${JS_AUDITOR_RATIO_MIN}× the plain-JS auditor's, in CPU time). XState folds only; the reference and, where marked, XState ran on a prefix.`,
-    chartAlt: "Throughput against journal size",
-    unit: "events",
-  },
-  operations: {
-    summaryEngines: ["parse-only", "operations-reference"],
-    summaryHeading: "## Summary: the operations model",
-    summaryText: `How many times the WASM operations engine's throughput on JSONL is each engine's (bench:check requires at least ${OPERATIONS_PARSE_ONLY_RATIO_MIN}× the parse-only floor's, in CPU time). The reference ran on a prefix where marked.`,
-    chartAlt: "Throughput of the operations model against journal size",
-    unit: "events",
-  },
-  executive: {
-    summaryEngines: ["parse-only", "executive-reference"],
-    summaryHeading: "## Summary: the executive model",
-    summaryText: `How many times the WASM executive engine's throughput on JSONL is each engine's (bench:check requires at least ${EXECUTIVE_PARSE_ONLY_RATIO_MIN}× the parse-only floor's, in CPU time). Its tables count **steps**: a step is one line after the header — an observation replayed through the machine and its recorded decision judged — so steps/s is observations per second. Every run reads and checks the header's spec first (its plan, megabytes of JSON), the WASM engine on a fresh instance each run (an engine keeps the spec of the last header it read). The journals are generated runs that last about as long as their journal: past the spec's bound of 10⁵ plan steps the host ticks more often while it waits (bench/scales.ts).`,
-    chartAlt: "Throughput of the executive model against journal size",
-    unit: "steps",
-  },
-};
-
-/** A scale's journal, for its table's heading. */
-function journalOf(scale: Scale): string {
-  switch (scale.model) {
-    case "dag":
-      return `${count(scale.campaign.events)} events, DAG of ${count(scale.campaign.nodes)} nodes`;
-    case "operations": {
-      const { events, strands, faultsOfEachKind } = scale.operations;
-      const faults = faultsOfEachKind * OPERATIONS_FAULT_KINDS.length;
-      return `${count(events)} records, ${count(strands ?? OPERATIONS_STRANDS_DEFAULT)} strands, ${count(faults)} injected faults`;
-    }
-    case "executive": {
-      const { events, faults } = scale.executive;
-      const injected = EXECUTIVE_FAULT_KINDS.filter((kind) => (faults[kind] ?? 0) > 0);
-      const total = injected.reduce((sum, kind) => sum + (faults[kind] ?? 0), 0);
-      const kinds =
-        injected.length === EXECUTIVE_FAULT_KINDS.length
-          ? "of every kind"
-          : `(${injected.map((kind) => `\`${kind}\``).join(", ")})`;
-      return `${count(events)} steps, ${count(total)} injected faults ${kinds}`;
-    }
-  }
 }
 
 export function benchmarksMarkdown(run: BenchmarkRun): string {
@@ -213,7 +142,9 @@ function modelPart(model: BenchedModel, run: BenchmarkRun): string[] {
   const scales = run.scales.filter((scale) => scale.model === model);
   const chartFile = run.chartFiles.get(model);
   return [
-    ...(chartFile === undefined ? [] : [`![${MODEL_PARTS[model].chartAlt}](${chartFile})`, ""]),
+    ...(chartFile === undefined
+      ? []
+      : [`![${BENCH_MODELS[model].markdown.chartAlt}](${chartFile})`, ""]),
     ...summary(model, scales, run.rows),
     ...scales.flatMap((scale) => scaleTable(scale, run)),
   ];
@@ -223,9 +154,9 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
   const rows = run.rows.filter((row) => row.scale === scale.name);
   if (rows.length === 0) return [];
   const bytes = run.journalBytes.get(scale.name) ?? 0;
-  const unit = MODEL_PARTS[scale.model].unit;
+  const { unit } = BENCH_MODELS[scale.model].markdown;
   return [
-    `## \`${scale.name}\`: ${journalOf(scale)}, ${(bytes / 1e6).toFixed(0)} MB`,
+    `## \`${scale.name}\`: ${benchOf(scale).journalHeading(scale)}, ${(bytes / 1e6).toFixed(0)} MB`,
     "",
     `| engine | ${unit} per run | ${unit}/s | MB/s | p50 run | runs | peak RSS | × WASM JSONL |`,
     "|---|---|--:|--:|--:|--:|--:|--:|",
@@ -245,7 +176,7 @@ function scaleTable(scale: Scale, run: BenchmarkRun): string[] {
 
 /** The ratios bench:check holds, and the other headline ratios, per scale of the model. */
 function summary(model: BenchedModel, scales: readonly Scale[], all: readonly Row[]): string[] {
-  const part = MODEL_PARTS[model];
+  const part = BENCH_MODELS[model].markdown;
   const lines = scales.flatMap((scale) => {
     const rows = all.filter((row) => row.scale === scale.name);
     const over = (engine: EngineName) => {

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every engine side by side at three scales of the dag and operations models and
- * two of the executive (bench/scales.ts) —
+ * two of the executive (bench/<model>/scales.ts) —
  * at a scale, the engines that read its model's journals — measured interleaved in worker
  * processes (bench/measure.ts), checked to agree (bench/verify.ts), and written to BENCHMARKS.md
  * with a chart per model of throughput against journal size.
@@ -37,13 +37,13 @@ import {
 } from "./engines.js";
 import { type ExploreRow, measureExplore } from "./explore.js";
 import { count, mib, ratio } from "./format.js";
-import { scaleJournal } from "./journal-files.js";
 import { describeMachine } from "./machine.js";
 import { benchmarksMarkdown } from "./markdown.js";
 import { measureInterleaved, median } from "./measure.js";
+import { BENCH_MODELS } from "./models.js";
 import type { JournalSpan } from "./prefix.js";
 import { type Row, ratioToWasm, rowOf } from "./rows.js";
-import { eventsOf, SCALES, type Scale } from "./scales.js";
+import { eventsOf, SCALES, type Scale, scaleJournal } from "./scales.js";
 import { spanFor } from "./span.js";
 import { lineChartSvg, type Series } from "./svg-chart.js";
 import { targetLines } from "./targets.js";
@@ -106,7 +106,7 @@ async function main(): Promise<void> {
     const chartFiles = new Map<BenchedModel, string>();
     const written: string[] = [];
     for (const model of models) {
-      const chartFile = join(dirname(out), "bench", CHARTS[model].file);
+      const chartFile = join(dirname(out), "bench", BENCH_MODELS[model].chart.file);
       mkdirSync(dirname(chartFile), { recursive: true }); // an --out elsewhere than the repository
       writeFileSync(chartFile, chart(model, rows));
       chartFiles.set(model, `bench/${basename(chartFile)}`);
@@ -213,57 +213,12 @@ function readsBytes(engine: EngineName): boolean {
   return !ENGINES[engine].holdsParsedEvents;
 }
 
-/** Each model's WASM engine in the same red, its reference in the same green. */
-const COLORS: Record<EngineName, string> = {
-  "wasm-jsonl": "#d62728",
-  "wasm-objects": "#ff7f0e",
-  "wasm-records": "#8c564b",
-  "js-auditor": "#1f77b4",
-  reference: "#2ca02c",
-  xstate: "#9467bd",
-  "parse-only": "#7f7f7f",
-  "operations-wasm-jsonl": "#d62728",
-  "operations-reference": "#2ca02c",
-  "executive-wasm-jsonl": "#d62728",
-  "executive-reference": "#2ca02c",
-};
-
-/** A chart per model: the models' engines differ, and so do their journals' lines. */
-const CHARTS: Record<
-  BenchedModel,
-  {
-    readonly file: string;
-    readonly title: string;
-    readonly xLabel: string;
-    readonly yLabel: string;
-  }
-> = {
-  dag: {
-    file: "throughput.svg",
-    title: "statefold: audit throughput against journal size (median run)",
-    xLabel: "journal size (events; DAGs of 10, 10³ and 10⁵ nodes)",
-    yLabel: "events per second",
-  },
-  operations: {
-    file: "throughput-operations.svg",
-    title: "statefold, operations model: audit throughput against journal size (median run)",
-    xLabel: "journal size (records; 8 strands)",
-    yLabel: "events per second",
-  },
-  executive: {
-    file: "throughput-executive.svg",
-    title: "statefold, executive model: replay throughput against journal size (median run)",
-    xLabel: "journal size (steps: observations and their decisions)",
-    yLabel: "steps (observations) per second",
-  },
-};
-
 function chart(model: BenchedModel, all: readonly Row[]): string {
   const ofModel = new Set(scales.filter((s) => s.model === model).map((s) => s.name));
   const modelRows = all.filter((row) => ofModel.has(row.scale));
   const series: Series[] = enginesOfModel(model, chosenEngines).map((engine) => ({
     name: ENGINES[engine].label,
-    color: COLORS[engine],
+    color: ENGINES[engine].color,
     points: modelRows
       .filter((row) => row.engine === engine)
       .map((row) => ({
@@ -272,10 +227,11 @@ function chart(model: BenchedModel, all: readonly Row[]): string {
         partial: row.span.events < row.span.of,
       })),
   }));
+  const { title, xLabel, yLabel } = BENCH_MODELS[model].chart;
   return lineChartSvg(series, {
-    title: CHARTS[model].title,
-    xLabel: CHARTS[model].xLabel,
-    yLabel: CHARTS[model].yLabel,
+    title,
+    xLabel,
+    yLabel,
     note: "hollow: measured on a prefix of the journal (the engine could not finish it within a few minutes)",
   });
 }

@@ -6,12 +6,10 @@
  * parsed every line.
  */
 import { isDeepStrictEqual } from "node:util";
-import { loadExecutiveEngine, type WasmExecutiveEngine } from "../bindings/executive/index.js";
-import { loadEngine, type WasmEngine } from "../bindings/index.js";
-import { loadOperationsEngine, type WasmOperationsEngine } from "../bindings/operations/index.js";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { ModelReport } from "../src/models/registry.js";
-import type { BenchedModel, EngineName, Finding } from "./engines.js";
+import type { KernelEngine } from "../src/models/model.js";
+import { type ModelName, type ModelReport, modelNamed } from "../src/models/registry.js";
+import { type BenchedModel, type EngineName, type Finding, modelOfEngine } from "./engines.js";
 
 export interface Checked {
   readonly engine: EngineName;
@@ -34,10 +32,12 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
     if ("report" in finding) {
       if (!isDeepStrictEqual(finding.report, expected)) fail(JSON.stringify(finding.report));
     } else if ("counts" in finding) {
-      if (expected.model !== "dag") {
-        // Only the dag model's engines fold to node counts.
-        fail(`final counts of a dag fold, but the journal is of the ${expected.model} model`);
-      } else if (!isDeepStrictEqual(finding.counts, expected.final.counts)) {
+      const folded = modelOfEngine(engine);
+      // A fold's counts are its model's report's `final.counts`.
+      const counts = (expected.final as { readonly counts?: unknown }).counts;
+      if (folded !== expected.model) {
+        fail(`final counts of a ${folded} fold, but the journal is of the ${expected.model} model`);
+      } else if (!isDeepStrictEqual(finding.counts, counts)) {
         fail(`final counts ${JSON.stringify(finding.counts)}`);
       } else if (finding.illegal !== undefined && finding.illegal !== expected.legality.illegal) {
         fail(`${finding.illegal} illegal events`);
@@ -49,24 +49,15 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
   }
 }
 
-/** The WASM engines of this process, loaded on first use. */
-const checkers: {
-  dag?: Promise<WasmEngine>;
-  operations?: Promise<WasmOperationsEngine>;
-  executive?: Promise<WasmExecutiveEngine>;
-} = {};
+/** The WASM engines of this process, one per model, loaded on first use. */
+const checkers = new Map<ModelName, Promise<KernelEngine<ModelReport>>>();
 
 /** The in-process WASM engine's report on a journal file of the model: what the measured engines must find. */
 export async function expectedReport(model: BenchedModel, path: string): Promise<ModelReport> {
-  switch (model) {
-    case "dag":
-      checkers.dag ??= loadEngine();
-      return (await checkers.dag).auditBytes(null, readFileChunks(path));
-    case "operations":
-      checkers.operations ??= loadOperationsEngine();
-      return (await checkers.operations).auditBytes(readFileChunks(path));
-    case "executive":
-      checkers.executive ??= loadExecutiveEngine();
-      return (await checkers.executive).auditBytes(readFileChunks(path), { file: path });
+  let checker = checkers.get(model);
+  if (checker === undefined) {
+    checker = modelNamed(model).kernel();
+    checkers.set(model, checker);
   }
+  return (await checker).auditBytes(readFileChunks(path), { file: path });
 }

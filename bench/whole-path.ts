@@ -22,8 +22,9 @@ import { copyFileSync, createReadStream, mkdirSync, readFileSync, rmSync } from 
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { CommandUsage } from "./command-usage.js";
+import { campaignJournal } from "./dag/journals.js";
 import { type JournalDirectory, journalDirectory, parallelCeiling } from "./jobs.js";
-import { campaignJournal, type JournalFile } from "./journal-files.js";
+import type { JournalFile } from "./journal-files.js";
 import { median } from "./measure.js";
 
 const CLI = join(import.meta.dirname, "../src/cli/main.js");

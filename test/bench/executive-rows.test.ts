@@ -14,12 +14,13 @@ import {
   type Finding,
   prepareEngine,
 } from "../../bench/engines.js";
-import { executiveJournalFile, scaleJournal } from "../../bench/journal-files.js";
+import { executiveJournalFile } from "../../bench/executive/journals.js";
+import type { ExecutiveScale } from "../../bench/executive/scales.js";
 import { benchmarksMarkdown } from "../../bench/markdown.js";
 import type { Measurement } from "../../bench/measure.js";
 import { journalPrefix } from "../../bench/prefix.js";
 import { type Row, ratioToWasm, rowOf } from "../../bench/rows.js";
-import { type ExecutiveScale, eventsOf, SCALES } from "../../bench/scales.js";
+import { eventsOf, SCALES, scaleJournal } from "../../bench/scales.js";
 import { expectedReport, verifyFindings } from "../../bench/verify.js";
 import { EXECUTIVE_FAULT_KINDS, executiveJournal } from "../../src/generate/executive/journal.js";
 import type { ModelReport } from "../../src/models/registry.js";

@@ -6,7 +6,7 @@
  * `[1,]`, lone escapes, 100 000 opening brackets); the suite spells them all.
  */
 import { describe, expect, it } from "vitest";
-import { JsAuditor } from "../../bench/js-auditor/index.js";
+import { JsAuditor } from "../../bench/dag/js-auditor/index.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import { dagOf } from "../support/fixtures.js";
 import { oneLineSuiteFiles, PLACEMENTS } from "../support/json-test-suite.js";

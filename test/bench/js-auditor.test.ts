@@ -1,12 +1,12 @@
 /**
- * The plain-JavaScript auditor (bench/js-auditor/) against the reference: a competitor that gave
+ * The plain-JavaScript auditor (bench/dag/js-auditor/) against the reference: a competitor that gave
  * wrong answers would prove nothing about speed. Generated journals — legal, illegal and malformed
  * logs, written every way test/support/jsonl-encoding.ts knows, whole and in chunks of any size —
  * must give deep-equal reports (or the same JournalError) from both.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JsAuditor } from "../../bench/js-auditor/index.js";
+import { JsAuditor } from "../../bench/dag/js-auditor/index.js";
 import { campaignLines } from "../../src/generate/dag/campaign.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import { chunked, chunkingArbitrary, jsonlJournalArbitrary } from "../support/jsonl-encoding.js";

@@ -90,4 +90,21 @@ describe("comparing two kernel builds", () => {
     expect(refused.stderr).toContain("usage: npm run bench:kernel-ab");
     expect(refused.status).toBe(2);
   });
+
+  it("compares the kernels of the model the journal's header names when --model is not given", () => {
+    const command = join(REPO_ROOT, "dist/bench/kernel-ab.js");
+    const builds = (name: string) => [`build/${name}.wasm`, `build/${name}.simd.wasm`];
+    for (const [kernels, journal] of [
+      [builds("statefold-executive"), "examples/executive/conformant.jsonl"],
+      [builds("statefold"), "examples/diamond.jsonl"],
+    ] as const) {
+      const compared = spawnSync(
+        process.execPath,
+        [command, "--rounds", "1", ...[...kernels, journal].map((file) => join(REPO_ROOT, file))],
+        { encoding: "utf8" },
+      );
+      expect(compared.stdout).toContain("reports: deep-equal");
+      expect(compared.status).toBe(0);
+    }
+  });
 });

@@ -15,12 +15,13 @@ import {
   type Finding,
   prepareEngine,
 } from "../../bench/engines.js";
-import { operationsJournal, scaleJournal } from "../../bench/journal-files.js";
 import { benchmarksMarkdown } from "../../bench/markdown.js";
 import type { Measurement } from "../../bench/measure.js";
+import { operationsJournal } from "../../bench/operations/journals.js";
+import { OPERATIONS_CHECK_SCALE, type OperationsScale } from "../../bench/operations/scales.js";
 import { journalPrefix } from "../../bench/prefix.js";
 import { type Row, ratioToWasm, rowOf } from "../../bench/rows.js";
-import { OPERATIONS_CHECK_SCALE, type OperationsScale, SCALES } from "../../bench/scales.js";
+import { SCALES, scaleJournal } from "../../bench/scales.js";
 import { expectedReport, verifyFindings } from "../../bench/verify.js";
 import { OPERATIONS_FAULT_KINDS } from "../../src/generate/operations/fault-kinds.js";
 import {

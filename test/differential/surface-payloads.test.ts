@@ -8,7 +8,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { JsAuditor } from "../../bench/js-auditor/index.js";
+import { JsAuditor } from "../../bench/dag/js-auditor/index.js";
 import type { WasmEngine } from "../../bindings/index.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import type { IllegalityReason, Report } from "../../src/models/dag/index.js";

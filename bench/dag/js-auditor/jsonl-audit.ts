@@ -9,7 +9,7 @@ import {
   EVENT_KINDS,
   type IntegrityReason,
   type MalformedProblem,
-} from "../../src/models/dag/events.js";
+} from "../../../src/models/dag/events.js";
 import {
   decodeString,
   Field,

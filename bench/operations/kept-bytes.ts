@@ -7,7 +7,7 @@
  * between their doublings, which is why three counts are measured. Memory, not time: the machine's
  * load does not change them.
  */
-import { loadOperationsEngine } from "../bindings/operations/engine.js";
+import { modelNamed } from "../../src/models/registry.js";
 
 const COUNTS = [300_000, 500_000, 800_000];
 const PAGE_BYTES = 65_536;
@@ -41,7 +41,7 @@ function journal(count: number, line: (i: number) => string): Uint8Array {
 }
 
 async function auditsWithin(bytes: Uint8Array, memoryLimitBytes: number): Promise<boolean> {
-  const engine = await loadOperationsEngine({ flavour: "simd", memoryLimitBytes });
+  const engine = await modelNamed("operations").kernel({ flavour: "simd", memoryLimitBytes });
   return engine.auditBytes(bytes).then(
     () => true,
     () => false,

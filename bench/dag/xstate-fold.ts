@@ -11,7 +11,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import { type AnyActorRef, assign, createActor, setup } from "xstate";
-import { STATUSES, type Status } from "../src/models/dag/state.js";
+import { STATUSES, type Status } from "../../src/models/dag/state.js";
 
 interface Deposit {
   readonly validation: "pending" | "proven" | "failed";

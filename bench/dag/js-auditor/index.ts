@@ -10,14 +10,14 @@
  * auditing one campaign's journals again parses its DAG once.
  */
 
-import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../src/engine.js";
-import { chooseDag } from "../../src/journal/dag/choose-dag.js";
-import { dagOfHeader } from "../../src/journal/dag/header.js";
-import { readJsonlJournal } from "../../src/journal/jsonl.js";
-import { missingHeader } from "../../src/journal/missing-header.js";
-import type { Dag } from "../../src/models/dag/dag.js";
-import { type AuditBytesOptions, givenDag } from "../../src/models/dag/engine.js";
-import type { Report } from "../../src/models/dag/report.js";
+import { chunksOf, type JournalBytes, UNNAMED_JOURNAL } from "../../../src/engine.js";
+import { chooseDag } from "../../../src/journal/dag/choose-dag.js";
+import { dagOfHeader } from "../../../src/journal/dag/header.js";
+import { readJsonlJournal } from "../../../src/journal/jsonl.js";
+import { missingHeader } from "../../../src/journal/missing-header.js";
+import type { Dag } from "../../../src/models/dag/dag.js";
+import { type AuditBytesOptions, givenDag } from "../../../src/models/dag/engine.js";
+import type { Report } from "../../../src/models/dag/report.js";
 import { JsonlAudit } from "./jsonl-audit.js";
 import { NodeStates, PreparedDag } from "./node-states.js";
 import { buildReport } from "./report.js";

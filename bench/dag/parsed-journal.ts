@@ -5,9 +5,9 @@
  */
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
-import { dagOfHeader } from "../src/journal/dag/header.js";
-import { readJsonlHeader } from "../src/journal/jsonl.js";
-import type { Dag } from "../src/models/dag/dag.js";
+import { dagOfHeader } from "../../src/journal/dag/header.js";
+import { readJsonlHeader } from "../../src/journal/jsonl.js";
+import type { Dag } from "../../src/models/dag/dag.js";
 
 export interface ParsedJournal {
   readonly dag: Dag;

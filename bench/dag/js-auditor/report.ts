@@ -1,14 +1,18 @@
 /** The report of docs/models/dag.md from the state a JSONL audit ended in. */
-import type { Dag } from "../../src/models/dag/dag.js";
-import { EVENT_KINDS, type IntegrityFault, integrityMessage } from "../../src/models/dag/events.js";
+import type { Dag } from "../../../src/models/dag/dag.js";
+import {
+  EVENT_KINDS,
+  type IntegrityFault,
+  integrityMessage,
+} from "../../../src/models/dag/events.js";
 import type {
   IllegalEvent,
   IntegrityReport,
   InvariantsReport,
   Report,
   StepVerdict,
-} from "../../src/models/dag/report.js";
-import { STATUSES, type Status } from "../../src/models/dag/state.js";
+} from "../../../src/models/dag/report.js";
+import { STATUSES, type Status } from "../../../src/models/dag/state.js";
 import type { Fault, JsonlAudit } from "./jsonl-audit.js";
 import { STEP_INVARIANTS, Status as StatusCode } from "./node-states.js";
 

@@ -8,11 +8,11 @@
  *
  * dagPreserved holds by construction: nothing writes the DAG after it is prepared.
  */
-import { encodeWtf8 } from "../../bindings/wtf8.js";
-import type { Dag } from "../../src/models/dag/dag.js";
-import { ILLEGAL_EVENTS_LISTED_MAX, INVARIANT_NAMES } from "../../src/models/dag/report.js";
-import { reverseEdges } from "../../src/models/dag/reverse-edges.js";
-import type { IllegalityReason } from "../../src/models/dag/transitions.js";
+import { encodeWtf8 } from "../../../bindings/wtf8.js";
+import type { Dag } from "../../../src/models/dag/dag.js";
+import { ILLEGAL_EVENTS_LISTED_MAX, INVARIANT_NAMES } from "../../../src/models/dag/report.js";
+import { reverseEdges } from "../../../src/models/dag/reverse-edges.js";
+import type { IllegalityReason } from "../../../src/models/dag/transitions.js";
 import { ByteTable } from "./byte-table.js";
 import { Surfaces } from "./surfaces.js";
 
