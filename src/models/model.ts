@@ -11,6 +11,7 @@
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { ModelText } from "../report/model-text.js";
 import type { AnyReport } from "./report-frame.js";
 
 export interface Model<
@@ -26,6 +27,8 @@ export interface Model<
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  /** Its words in the text output, inside the frame every model's report shares. */
+  readonly text: ModelText<Report>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */
