@@ -11,6 +11,7 @@
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { ModelHtml } from "../report/model-html.js";
 import type { ModelText } from "../report/model-text.js";
 import type { AnyReport } from "./report-frame.js";
 
@@ -29,6 +30,8 @@ export interface Model<
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
   /** Its words in the text output, inside the frame every model's report shares. */
   readonly text: ModelText<Report>;
+  /** Its view of a journal in the HTML report, and the body of that journal's section. */
+  readonly html: ModelHtml<Report>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

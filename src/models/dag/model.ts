@@ -2,6 +2,8 @@
  * The dag model as the rest of statefold sees it (docs/models/dag.md): its entry in the model
  * registry. Everything a command, a page or a benchmark needs of the model is reached from here.
  */
+
+import { dagHtml } from "../../report/dag/html.js";
 import { dagText } from "../../report/dag/text.js";
 import type { Model } from "../model.js";
 import type { AuditBytesOptions } from "./engine.js";
@@ -13,4 +15,5 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
   text: dagText,
+  html: dagHtml,
 };

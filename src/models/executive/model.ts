@@ -2,6 +2,8 @@
  * The executive model as the rest of statefold sees it (docs/models/executive.md): its entry in
  * the model registry.
  */
+
+import { executiveHtml } from "../../report/executive/html.js";
 import { executiveText } from "../../report/executive/text.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport } from "./audit.js";
@@ -14,4 +16,5 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
   text: executiveText,
+  html: executiveHtml,
 };

@@ -2,6 +2,8 @@
  * The operations model as the rest of statefold sees it (docs/models/operations.md): its entry
  * in the model registry.
  */
+
+import { operationsHtml } from "../../report/operations/html.js";
 import { operationsText } from "../../report/operations/text.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
@@ -14,4 +16,5 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
   text: operationsText,
+  html: operationsHtml,
 };

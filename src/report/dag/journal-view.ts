@@ -15,6 +15,7 @@ import type { StepInvariantName } from "../../models/dag/invariants.js";
 import type { Report } from "../../models/dag/report.js";
 import type { Deposit, Status } from "../../models/dag/state.js";
 import type { IllegalityReason } from "../../models/dag/transitions.js";
+import type { JournalView } from "../views.js";
 
 /** Events quoted before the one a finding is about. */
 export const CONTEXT_EVENTS_BEFORE = 3;
@@ -34,18 +35,7 @@ export const DAG_NODES_DRAWN_MAX = 300;
 /** Rows of a summarised DAG: a long chain of layers would otherwise be a table of thousands. */
 export const LAYER_ROWS_MAX = 40;
 
-export interface DagJournalView {
-  readonly file: string;
-  readonly report: Report;
-  readonly context: JournalContext | ContextOmitted;
-}
-
-/** The journal could not be gathered again (too large, unreadable, changed since the audit). */
-export interface ContextOmitted {
-  readonly gathered: false;
-  /** A sentence for people: why only the verdicts are shown. */
-  readonly why: string;
-}
+export type DagJournalView = JournalView<Report, JournalContext>;
 
 export interface JournalContext {
   readonly gathered: true;

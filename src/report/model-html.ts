@@ -1,0 +1,44 @@
+/**
+ * What a model adds to the HTML report (src/report/render-html-report.ts), which renders the
+ * frame every model shares — the summary table, each journal's heading, verdict and facts line —
+ * and asks the model for the body of its journal's section, from the view the model gathered.
+ * Rendering is pure, so the page renders the same; gathering loads what it needs when asked.
+ */
+
+import type { Journal } from "../journal/journal.js";
+import type { KernelOptions } from "../models/model.js";
+import type { AnyReport } from "../models/report-frame.js";
+import type { QuotedLine } from "./dag/journal-view.js";
+import type { JournalView } from "./views.js";
+
+/** A journal read again whole for its view, by the command line or the page. */
+export interface JournalReadAgain<Report> {
+  readonly file: string;
+  readonly report: Report;
+  /**
+   * Its header, entries and their lines; `dag` is the DAG it was audited against, where its
+   * model has one (the header's, or the one given beside the journal).
+   */
+  readonly journal: {
+    readonly header: Journal["header"];
+    readonly dag: Journal["dag"];
+    readonly events: readonly unknown[];
+    /** `events[i]` came from the 1-based line `lines[i]`. */
+    readonly lines: readonly number[];
+  };
+  /** The 1-based lines `wanted` of the journal, as written (src/report/quote-lines.ts). */
+  quote(wanted: readonly number[]): Promise<ReadonlyMap<number, QuotedLine>>;
+  /** How a model whose view replays the journal loads its kernel (the page gives its build). */
+  readonly kernel?: KernelOptions;
+}
+
+export interface ModelHtml<Report extends AnyReport> {
+  /** The view of a journal read again: its findings in context, as far as the model shows them. */
+  gatherView(journal: JournalReadAgain<Report>): Promise<JournalView<Report>>;
+  /**
+   * The body of the journal's section, under its heading and facts line: the model's verdicts,
+   * its findings (in context when gathered) and whatever else it draws. The view is one the
+   * model gathered, or one with only the verdicts (`context.gathered` false).
+   */
+  renderBody(view: JournalView<Report>): string;
+}
