@@ -8,7 +8,7 @@
 import type { Journal } from "../journal/journal.js";
 import type { KernelOptions } from "../models/model.js";
 import type { AnyReport } from "../models/report-frame.js";
-import type { QuotedLine } from "./dag/journal-view.js";
+import type { QuotedLine } from "./quote-lines.js";
 import type { JournalView } from "./views.js";
 
 /** A journal read again whole for its view, by the command line or the page. */

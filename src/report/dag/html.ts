@@ -9,13 +9,13 @@ import type { KernelOptions } from "../../models/model.js";
 import { plural } from "../../text/format-units.js";
 import { escapeHtml, escapeQuotedId } from "../escape-html.js";
 import type { JournalReadAgain, ModelHtml } from "../model-html.js";
-import { renderFinding } from "../render-finding.js";
 import { verdictsOnlyView } from "../verdicts-only-view.js";
 import type { JournalView } from "../views.js";
 import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../wording.js";
 import type { Replayer } from "./build-journal-view.js";
 import type { DagJournalView, DagView, Finding } from "./journal-view.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
+import { renderFinding } from "./render-finding.js";
 
 export const dagHtml: ModelHtml<Report> = {
   gatherView,

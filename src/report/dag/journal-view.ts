@@ -15,12 +15,9 @@ import type { StepInvariantName } from "../../models/dag/invariants.js";
 import type { Report } from "../../models/dag/report.js";
 import type { Deposit, Status } from "../../models/dag/state.js";
 import type { IllegalityReason } from "../../models/dag/transitions.js";
+import type { QuotedEvent } from "../quote-lines.js";
 import type { JournalView } from "../views.js";
 
-/** Events quoted before the one a finding is about. */
-export const CONTEXT_EVENTS_BEFORE = 3;
-/** Bytes quoted of one journal line; a longer line is cut and marked so. */
-export const QUOTED_LINE_BYTES_MAX = 1024;
 /** Paths listed of one surface (before, after, added, dropped); the count says how many more. */
 export const SURFACE_PATHS_LISTED_MAX = 20;
 /** Dependencies listed with their status under a dispatch that broke the schedule. */
@@ -88,21 +85,6 @@ export interface TornTailFinding {
   /** The last events before it, then the unfinished line itself. */
   readonly quoted: readonly QuotedEvent[];
 }
-
-/**
- * A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes; a cut line says how long it
- * is (in bytes, its line end aside), so that the page can say what it left out.
- */
-export type QuotedLine =
-  | { readonly text: string; readonly cut: false }
-  | { readonly text: string; readonly cut: true; readonly bytes: number };
-
-/** A journal line as written (cut at `QUOTED_LINE_BYTES_MAX`), or the event as JSON without one. */
-export type QuotedEvent = QuotedLine & {
-  /** The event's index; null for a torn tail, which is not an event. */
-  readonly index: number | null;
-  readonly line?: number;
-};
 
 export interface NodeStateView {
   readonly status: Status;

@@ -20,7 +20,7 @@ import {
   type OperationsState,
   type StepStatus,
 } from "../../models/operations/state.js";
-import { CONTEXT_EVENTS_BEFORE, type QuotedEvent, type QuotedLine } from "../dag/journal-view.js";
+import { CONTEXT_EVENTS_BEFORE, type QuotedEvent, type QuotedLine } from "../quote-lines.js";
 import type { JournalView } from "../views.js";
 import { subjectText } from "./wording.js";
 

@@ -4,20 +4,10 @@
  * state before and after it with what changed marked. Pure.
  */
 
-import type { Deposit } from "../models/dag/state.js";
-import { formatCount, nounFor, plural } from "../text/format-units.js";
-import type {
-  BrokenRule,
-  EventFinding,
-  Finding,
-  NodeStateView,
-  QuotedEvent,
-  SurfaceChange,
-  SurfaceView,
-  TamperFinding,
-  TornTailFinding,
-} from "./dag/journal-view.js";
-import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
+import type { Deposit } from "../../models/dag/state.js";
+import { formatCount, nounFor } from "../../text/format-units.js";
+import { escapeHtml, escapeJournalText, escapeQuotedId } from "../escape-html.js";
+import { renderQuotedLines } from "../render-quoted-lines.js";
 import {
   illegalMeaning,
   integrityConsequence,
@@ -25,7 +15,17 @@ import {
   WHY_BROKEN,
   WHY_ILLEGAL,
   WHY_TAMPERED,
-} from "./wording.js";
+} from "../wording.js";
+import type {
+  BrokenRule,
+  EventFinding,
+  Finding,
+  NodeStateView,
+  SurfaceChange,
+  SurfaceView,
+  TamperFinding,
+  TornTailFinding,
+} from "./journal-view.js";
 
 export function renderFinding(finding: Finding): string {
   switch (finding.kind) {
@@ -80,27 +80,6 @@ function renderRule(rule: BrokenRule, index: number): string {
       return unreachable;
     }
   }
-}
-
-/**
- * Journal lines as written, the one with index `offending` marked (null marks a torn tail's line,
- * which is not an event and has no index).
- */
-export function renderQuotedLines(
-  quoted: readonly QuotedEvent[],
-  offending: number | null,
-): string {
-  const rows = quoted.map((event) => {
-    const isOffending = event.index === offending;
-    const gutter = event.line === undefined ? `#${event.index}` : String(event.line);
-    const cut = event.cut
-      ? `<span class="cut" title="the line goes on">… (${plural(event.bytes, "byte")} in all)</span>`
-      : "";
-    return `<li${isOffending ? ' class="offending"' : ""}><span class="gutter">${gutter}</span><code>${escapeJournalText(event.text)}${cut}</code></li>`;
-  });
-  const caption =
-    quoted.length > 1 ? "the journal up to it, as written" : "the journal line, as written";
-  return `<figure class="quote"><figcaption>${caption}</figcaption><ol class="lines">${rows.join("")}</ol></figure>`;
 }
 
 function renderStates(finding: EventFinding): string {
