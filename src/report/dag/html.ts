@@ -11,11 +11,12 @@ import { escapeHtml, escapeQuotedId } from "../escape-html.js";
 import type { JournalReadAgain, ModelHtml } from "../model-html.js";
 import { verdictsOnlyView } from "../verdicts-only-view.js";
 import type { JournalView } from "../views.js";
-import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../wording.js";
+import { eventLocation } from "../wording.js";
 import type { Replayer } from "./build-journal-view.js";
 import type { DagJournalView, DagView, Finding } from "./journal-view.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
 import { renderFinding } from "./render-finding.js";
+import { WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export const dagHtml: ModelHtml<Report> = {
   gatherView,

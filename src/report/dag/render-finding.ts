@@ -8,14 +8,7 @@ import type { Deposit } from "../../models/dag/state.js";
 import { formatCount, nounFor } from "../../text/format-units.js";
 import { escapeHtml, escapeJournalText, escapeQuotedId } from "../escape-html.js";
 import { renderQuotedLines } from "../render-quoted-lines.js";
-import {
-  illegalMeaning,
-  integrityConsequence,
-  TORN_TAIL_MEANING,
-  WHY_BROKEN,
-  WHY_ILLEGAL,
-  WHY_TAMPERED,
-} from "../wording.js";
+import { integrityConsequence, TORN_TAIL_MEANING } from "../wording.js";
 import type {
   BrokenRule,
   EventFinding,
@@ -26,6 +19,7 @@ import type {
   TamperFinding,
   TornTailFinding,
 } from "./journal-view.js";
+import { illegalMeaning, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export function renderFinding(finding: Finding): string {
   switch (finding.kind) {

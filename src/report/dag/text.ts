@@ -5,13 +5,8 @@
 import { INVARIANT_NAMES, type Report } from "../../models/dag/report.js";
 import { nounFor, plural } from "../../text/format-units.js";
 import type { BrokenRuleText, ModelText } from "../model-text.js";
-import {
-  eventLocation as at,
-  finalCounts,
-  illegalMeaning,
-  WHY_BROKEN,
-  WHY_TAMPERED,
-} from "../wording.js";
+import { eventLocation as at } from "../wording.js";
+import { finalCounts, illegalMeaning, WHY_BROKEN, WHY_TAMPERED } from "./wording.js";
 
 export const dagText: ModelText<Report> = {
   ruleNames: INVARIANT_NAMES,
