@@ -41,4 +41,6 @@ export interface ModelHtml<Report extends AnyReport> {
    * model gathered, or one with only the verdicts (`context.gathered` false).
    */
   renderBody(view: JournalView<Report>): string;
+  /** Style rules of its own, after the page's (src/report/report-css.ts); empty for none. */
+  readonly css: string;
 }

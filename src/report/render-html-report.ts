@@ -8,7 +8,7 @@
  */
 
 import type { Model } from "../models/model.js";
-import { type ModelReport, modelNamed } from "../models/registry.js";
+import { MODELS, type ModelReport, modelNamed } from "../models/registry.js";
 import { formatCount, plural } from "../text/format-units.js";
 import { escapeHtml } from "./escape-html.js";
 import { REPORT_CSS } from "./report-css.js";
@@ -50,7 +50,7 @@ export function renderHtmlReport(
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<style>${REPORT_CSS}</style>
+<style>${REPORT_CSS}${MODELS.map((model) => model.html.css).join("")}</style>
 </head>
 <body>
 ${renderPageHead(journals, views, passing, options.strict)}

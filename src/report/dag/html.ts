@@ -16,12 +16,14 @@ import type { Replayer } from "./build-journal-view.js";
 import type { DagJournalView, DagView, Finding } from "./journal-view.js";
 import { renderDag, renderStatusLegend } from "./render-dag.js";
 import { renderFinding } from "./render-finding.js";
+import { statusColourCss } from "./status-colours.js";
 import { WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export const dagHtml: ModelHtml<Report> = {
   gatherView,
   // A dag view is one `gatherView` built, or one with only the verdicts.
   renderBody: (view) => renderDagBody(view as DagJournalView),
+  css: `${statusColourCss()}\n`,
 };
 
 async function gatherView(read: JournalReadAgain<Report>): Promise<JournalView<Report>> {

@@ -21,5 +21,6 @@ export const executiveHtml: ModelHtml<ExecutiveReport> = {
     );
   },
   // An executive view is one `gatherView` built, or one with only the verdicts.
+  css: "",
   renderBody: (view) => renderExecutiveBody(view as ExecutiveJournalView),
 };

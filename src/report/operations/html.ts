@@ -16,5 +16,6 @@ export const operationsHtml: ModelHtml<OperationsReport> = {
     return buildOperationsView({ file, report, records, lines }, quoted);
   },
   // An operations view is one `gatherView` built, or one with only the verdicts.
+  css: "",
   renderBody: (view) => renderOperationsBody(view as OperationsJournalView),
 };
