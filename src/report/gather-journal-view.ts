@@ -42,12 +42,8 @@ export async function gatherJournalView(
     return (await model.html.gatherView({
       file,
       report,
-      journal: {
-        header: "header" in journal ? journal.header : null,
-        dag: "dag" in journal ? journal.dag : null,
-        events: journal.events,
-        lines: journal.lines,
-      },
+      // The reader gives a header, or the DAG chosen for the journal, as its model has them.
+      journal: { header: null, dag: null, ...journal },
       quote: (wanted) => quoteLines(readFileChunks(file), wanted),
     })) as JournalView;
   } catch (error) {

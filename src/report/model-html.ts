@@ -16,8 +16,8 @@ export interface JournalReadAgain<Report> {
   readonly file: string;
   readonly report: Report;
   /**
-   * Its header, entries and their lines; `dag` is the DAG it was audited against, where its
-   * model has one (the header's, or the one given beside the journal).
+   * Its header, entries and their lines, and the DAG it was audited against where its model has
+   * one (the header's, or the one given beside the journal).
    */
   readonly journal: {
     readonly header: Journal["header"];
