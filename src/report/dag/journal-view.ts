@@ -1,13 +1,13 @@
 /**
- * What the HTML report shows of one audited journal, as plain data: the report itself, and —
+ * What the HTML report shows of one audited dag journal, as plain data: the report itself, and —
  * when the journal could be read again — each finding in context and the DAG with final
  * statuses. Gathering it (reading, replaying) and rendering it are separate steps, so the renderer
  * is a pure function of this data that a browser page can call as well as the command line.
  * Every field is JSON-serialisable, so a view can cross a worker boundary.
  *
- * Everything quoted from a journal is bounded here, so that no journal can make the page huge:
- * a few lines of context per finding, a prefix of each line, a prefix of each surface, and a DAG
- * drawn node by node only while it is small.
+ * Everything quoted from a journal is bounded, so that no journal can make the page huge: a few
+ * lines of context per finding and a prefix of each line (src/report/quote-lines.ts), a prefix of
+ * each surface, and a DAG drawn node by node only while it is small (here).
  */
 
 import type { IntegrityReason } from "../../models/dag/events.js";
