@@ -1,8 +1,8 @@
 /**
  * `statefold audit --html FILE`: writes one self-contained HTML report for every journal the audit
- * read (src/report/). The report's context comes from the WASM engine whichever engine audited —
- * both give the same states, and the reference is far too slow to replay a large journal's
- * prefixes. The page is a by-product: it never changes the audit's exit status, but a target
+ * read (src/report/). A model whose view replays the journal does so on its WASM engine whichever
+ * engine audited — both give the same states, and the reference is far too slow to replay a large
+ * journal's prefixes. The page is a by-product: it never changes the audit's exit status, but a target
  * that is one of the audit's inputs is refused rather than overwritten.
  */
 import { statSync, writeFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-vi
 import { renderHtmlReport } from "../report/render-html-report.js";
 import type { ReportedJournal, UnreadableJournal } from "../report/views.js";
 import { UsageError } from "./command.js";
-import { type AuditedJournal, engineNamed } from "./engine.js";
+import type { AuditedJournal } from "./engine.js";
 import { writeFailureReason } from "./file-sink.js";
 import { packageVersion } from "./version.js";
 
@@ -35,7 +35,6 @@ export async function writeAuditHtml(
     .filter((file) => file !== options.stdinName);
   const inputs = [...options.inputs, ...files, options.dagPath];
   refuseToOverwriteAnInput(target, inputs);
-  const engine = await engineNamed("wasm");
   const views: ReportedJournal[] = [];
   // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
   for (const journal of journals) {
@@ -49,7 +48,7 @@ export async function writeAuditHtml(
             journal,
             "The journal came from standard input, which cannot be read twice",
           )
-        : await gatherJournalView(journal, { dagPath: options.dagPath }, engine),
+        : await gatherJournalView(journal, { dagPath: options.dagPath }),
     );
   }
   const html = renderHtmlReport(views, {

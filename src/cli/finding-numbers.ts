@@ -1,48 +1,40 @@
 /**
- * The numbers behind an `operations` journal's findings that its report does not carry — the
- * retry ladder's sum, the classification's step and class — for the text output, which says them
- * as the HTML report does (src/report/operations/view.ts gathers them by folding the records up
- * to the last listed finding). The journal is read again only when a listed finding has such
- * numbers, and only when it is a file within the size the HTML report reads whole; otherwise the
- * text says what the report says. The operations model's fold is loaded only for such a journal
- * (a dag audit's start loads no other model's machine).
+ * The numbers behind a journal's findings that its report does not carry, for the text output
+ * (src/report/model-text.ts, `findingNumbers`): asked of the journal's model, which says whether
+ * it needs the journal read again. The journal is read again only when it is a file within the
+ * size the HTML report reads whole, and still holds the events audited; otherwise the text says
+ * what the report says.
  */
 import { statSync } from "node:fs";
 import { JournalError, readAnyJournalFile } from "../journal/index.js";
-import { numbersSentence } from "../report/operations/wording.js";
+import type { Model } from "../models/model.js";
+import { modelNamed } from "../models/registry.js";
+import type { EntriesReadAgain, FindingNumbers } from "../report/model-text.js";
 import { tooLargeForContext } from "../report/verdicts-only-view.js";
 import type { AuditedJournal } from "./engine.js";
 
-/** By the finding's event index, its numbers in words. */
-export type FindingNumbers = ReadonlyMap<number, string>;
+export type { FindingNumbers } from "../report/model-text.js";
 
 const NONE: FindingNumbers = new Map();
 
-/** The numbers of the journal file's listed findings, from the file read again. */
+/** The numbers of the journal file's listed findings, from the file read again when need be. */
 export async function findingNumbersOf({ file, report }: AuditedJournal): Promise<FindingNumbers> {
-  if (report.model !== "operations") return NONE;
-  const { buildOperationsView, REASONS_WITH_NUMBERS } = await import(
-    "../report/operations/view.js"
-  );
-  if (!report.legality.first.some((entry) => REASONS_WITH_NUMBERS.has(entry.reason))) return NONE;
+  const model: Model = modelNamed(report.model);
+  if (model.text.findingNumbers === undefined) return NONE;
+  return model.text.findingNumbers(report, () => readAgain(file, report));
+}
+
+function readAgain(file: string, report: AuditedJournal["report"]): EntriesReadAgain | null {
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
-  if (bytes === undefined || tooLargeForContext(bytes) !== null) return NONE;
+  if (bytes === undefined || tooLargeForContext(bytes) !== null) return null;
   let journal: ReturnType<typeof readAnyJournalFile>;
   try {
-    journal = readAnyJournalFile(file, { model: "operations" });
+    journal = readAnyJournalFile(file, { model: report.model });
   } catch (error) {
-    if (error instanceof JournalError) return NONE;
+    if (error instanceof JournalError) return null;
     throw error;
   }
   // A journal changed since its audit would give numbers for other records.
-  if (journal.model !== "operations" || journal.events.length !== report.events) return NONE;
-  const { lines, events: records } = journal;
-  const view = buildOperationsView({ file, report, records, lines }, new Map());
-  if (!view.context.gathered) return NONE;
-  const numbers = new Map<number, string>();
-  for (const finding of view.context.findings) {
-    const sentence = numbersSentence(finding);
-    if (sentence !== null) numbers.set(finding.index, sentence);
-  }
-  return numbers;
+  if (journal.model !== report.model || journal.events.length !== report.events) return null;
+  return { file, entries: journal.events, lines: journal.lines };
 }

@@ -9,9 +9,10 @@ import type { ExecutiveReport } from "../models/executive/audit.js";
 import { EXECUTIVE_RULE_NAMES, type ExecutiveRuleName } from "../models/executive/rules.js";
 import { type OperationsReport, RULE_NAMES } from "../models/operations/report.js";
 import type { ModelReport } from "../models/registry.js";
+import { WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/dag/wording.js";
 import { executiveBreachText } from "../report/executive/wording.js";
 import { reasonOfBreach, subjectText, WHY_REASON } from "../report/operations/wording.js";
-import { eventLocation, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "../report/wording.js";
+import { eventLocation } from "../report/wording.js";
 
 /** The rule a refusal names: a rule of the model, log integrity, or (when strict) legality. */
 export type GateRule =

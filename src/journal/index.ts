@@ -50,10 +50,19 @@ export interface OtherJournalFile {
   readonly model: Exclude<ModelName, "dag">;
   readonly file: string;
   readonly header: JournalHeader | null;
+  /** Its model's own header fields, as the model read them; null without a header. */
+  readonly fields: unknown;
   readonly events: readonly unknown[];
   readonly lines: readonly number[];
   readonly tornTail: TornTail | null;
 }
+
+/** A dag journal file: its fields are the DAG it is audited against (its header's or `--dag`). */
+type DagJournalFile = {
+  readonly model: "dag";
+  readonly header: JournalHeader | null;
+  readonly fields: Dag;
+} & JournalFile;
 
 /**
  * A journal file of whichever model its header names (or `options.model`, which must agree);
@@ -62,7 +71,7 @@ export interface OtherJournalFile {
 export function readAnyJournalFile(
   path: string,
   options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
-): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
+): DagJournalFile | OtherJournalFile {
   return readAnyJournal(path, readFileBytes(path), options);
 }
 
@@ -71,16 +80,19 @@ export function readAnyJournal(
   path: string,
   bytes: Uint8Array,
   options: ReadJournalOptions & { readonly model?: ModelName | undefined } = {},
-): ({ readonly model: "dag" } & JournalFile) | OtherJournalFile {
+): DagJournalFile | OtherJournalFile {
   const journal = readJournal(path, bytes, options.model);
   const headerModel = isLispExprJournal(path) ? "dag" : (journal.header?.model ?? null);
   const model = chooseModel(path, headerModel, options.model);
-  if (model === "dag") return { model, ...dagJournalFile(path, journal, options) };
+  if (model === "dag") {
+    const file = dagJournalFile(path, journal, options);
+    return { model, header: journal.header, fields: file.dag, ...file };
+  }
   if (options.dagPath !== undefined) {
     throw new JournalError(path, `--dag is for dag journals; an ${model} journal needs none`);
   }
   const { header, events, lines, tornTail } = journal;
-  return { model, file: path, header, events, lines, tornTail };
+  return { model, file: path, header, fields: header?.fields ?? null, events, lines, tornTail };
 }
 
 function dagJournalFile(path: string, journal: Journal, options: ReadJournalOptions): JournalFile {

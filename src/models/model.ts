@@ -16,6 +16,8 @@ import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { ExploreFacet } from "../explore/facet.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
 import type { JsonOrigin } from "../journal/json-value-error.js";
+import type { ModelHtml } from "../report/model-html.js";
+import type { ModelText } from "../report/model-text.js";
 import type { AnyReport } from "./report-frame.js";
 
 export interface Model<
@@ -52,6 +54,10 @@ export interface Model<
   gen(): Promise<ModelGenerator>;
   /** How `statefold replay` prints the state a journal of this model folds to. */
   readonly replay: ModelReplay;
+  /** Its words in the text output, inside the frame every model's report shares. */
+  readonly text: ModelText<Report>;
+  /** Its view of a journal in the HTML report, and the body of that journal's section. */
+  readonly html: ModelHtml<Report>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

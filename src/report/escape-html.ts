@@ -6,7 +6,7 @@
  * Pure.
  */
 import { plural } from "../text/format-units.js";
-import { QUOTED_LINE_BYTES_MAX } from "./dag/journal-view.js";
+import { QUOTED_LINE_BYTES_MAX } from "./quote-lines.js";
 
 /** Characters shown of one string: as many as a quoted line's bytes. */
 export const PAGE_TEXT_CHARS_MAX = QUOTED_LINE_BYTES_MAX;

@@ -1,7 +1,7 @@
 /**
  * `gatherJournalView`: the HTML report's view of a journal file the command line has audited. It
- * reads the journal again with the reference readers, quotes the lines its findings need, and
- * replays with the engine it is given (journal-view.ts says what the view holds).
+ * reads the journal again with the reference readers and hands it to the journal's model, which
+ * quotes the lines its findings need and gathers their context (src/report/model-html.ts).
  *
  * Reading a journal whole is what bounds this. Measured on a 2-core machine: a 125 MB JSONL
  * campaign (886 k events, a 200 k-node DAG) reads in 6–8 s and takes 470 MB more resident
@@ -14,11 +14,8 @@
 import { statSync } from "node:fs";
 import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../journal/index.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
-import { executiveRunOf } from "../models/executive/engine.js";
-import type { ModelReport } from "../models/registry.js";
-import { buildJournalView, linesToQuote, type Replayer } from "./dag/build-journal-view.js";
-import { buildExecutiveView } from "./executive/view.js";
-import { buildOperationsView, operationsLinesToQuote } from "./operations/view.js";
+import type { Model } from "../models/model.js";
+import { type ModelReport, modelNamed } from "../models/registry.js";
 import { quoteLines } from "./quote-lines.js";
 import { tooLargeForContext, verdictsOnlyView } from "./verdicts-only-view.js";
 import type { JournalView } from "./views.js";
@@ -28,7 +25,6 @@ export { CONTEXT_JOURNAL_BYTES_MAX, verdictsOnlyView } from "./verdicts-only-vie
 export async function gatherJournalView(
   audited: { readonly file: string; readonly report: ModelReport },
   options: ReadJournalOptions,
-  engine: Replayer,
 ): Promise<JournalView> {
   const { file, report } = audited;
   const verdictsOnly = (why: string) => verdictsOnlyView(audited, why);
@@ -38,20 +34,17 @@ export async function gatherJournalView(
   if (tooLarge !== null) return verdictsOnly(tooLarge);
   try {
     const journal = readAnyJournalFile(file, { ...options, model: report.model });
-    if (journal.model === "dag" && report.model === "dag") {
-      const quoted = await quoteLines(readFileChunks(file), linesToQuote(report, journal.lines));
-      return buildJournalView({ ...journal, report }, quoted, engine);
+    if (journal.model !== report.model) {
+      return verdictsOnly("The journal is not of the model it was audited as any more");
     }
-    if (journal.model === "operations" && report.model === "operations") {
-      const wanted = operationsLinesToQuote(report, journal.lines);
-      const quoted = await quoteLines(readFileChunks(file), wanted);
-      return buildOperationsView({ ...journal, report, records: journal.events }, quoted);
-    }
-    if (journal.model === "executive" && report.model === "executive") {
-      const run = executiveRunOf(journal.header, file);
-      return buildExecutiveView({ file, report }, run, journal.events);
-    }
-    return verdictsOnly("The journal is not of the model it was audited as any more");
+    const model: Model = modelNamed(report.model);
+    // The model's view carries the report it is given, this journal's.
+    return (await model.html.gatherView({
+      file,
+      report,
+      journal,
+      quote: (wanted) => quoteLines(readFileChunks(file), wanted),
+    })) as JournalView;
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;
     return verdictsOnly(`Reading the journal again failed (${error.message})`);

@@ -8,8 +8,26 @@
  * it belonging to the line end. A `.lisp-expr` entry's line is the one it starts on, which is
  * what is quoted of it.
  */
-import type { QuotedLine } from "./dag/journal-view.js";
-import { QUOTED_LINE_BYTES_MAX } from "./dag/journal-view.js";
+
+/** Events quoted before the one a finding is about. */
+export const CONTEXT_EVENTS_BEFORE = 3;
+/** Bytes quoted of one journal line; a longer line is cut and marked so. */
+export const QUOTED_LINE_BYTES_MAX = 1024;
+
+/**
+ * A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes; a cut line says how long it
+ * is (in bytes, its line end aside), so that the page can say what it left out.
+ */
+export type QuotedLine =
+  | { readonly text: string; readonly cut: false }
+  | { readonly text: string; readonly cut: true; readonly bytes: number };
+
+/** A journal line as written (cut at `QUOTED_LINE_BYTES_MAX`), or the event as JSON without one. */
+export type QuotedEvent = QuotedLine & {
+  /** The event's index; null for a torn tail, which is not an event. */
+  readonly index: number | null;
+  readonly line?: number;
+};
 
 const LF = 0x0a;
 const CR = 0x0d;

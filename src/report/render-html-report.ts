@@ -1,24 +1,16 @@
 /**
  * `renderHtmlReport`: one self-contained HTML page for a set of journal views — a summary table
- * at the top, then per journal its verdicts, each finding in context and the DAG by layers. Inline
+ * at the top, then per journal its heading and facts, and the body its model renders (its
+ * verdicts, each finding in context, whatever else it draws: src/report/model-html.ts). Inline
  * CSS and SVG only; a Content-Security-Policy forbids every script and every fetch, so the page
  * works offline and nothing in a journal can make it load anything. A pure function of its data
  * (no Node APIs), so a browser page renders the same view.
  */
 
-import { INVARIANT_NAMES, type Report } from "../models/dag/report.js";
-import type { ModelReport } from "../models/registry.js";
+import type { Model } from "../models/model.js";
+import { MODELS, type ModelReport, modelNamed } from "../models/registry.js";
 import { formatCount, plural } from "../text/format-units.js";
-import type { DagJournalView, DagView, Finding } from "./dag/journal-view.js";
-import { renderDag, renderStatusLegend } from "./dag/render-dag.js";
-import { escapeHtml, escapeQuotedId } from "./escape-html.js";
-import { renderExecutiveBody } from "./executive/render-journal.js";
-import type { ExecutiveJournalView } from "./executive/view.js";
-import { executiveFinal } from "./executive/wording.js";
-import { renderOperationsBody } from "./operations/render-journal.js";
-import type { OperationsJournalView } from "./operations/view.js";
-import { operationsFinal } from "./operations/wording.js";
-import { renderFinding } from "./render-finding.js";
+import { escapeHtml } from "./escape-html.js";
 import { REPORT_CSS } from "./report-css.js";
 import { passes } from "./verdict.js";
 import {
@@ -27,7 +19,6 @@ import {
   type ReportedJournal,
   type UnreadableJournal,
 } from "./views.js";
-import { eventLocation, finalCounts, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export interface HtmlReportOptions {
   /** Whether a journal passes only when strictly conformant (the CLI's `--strict`). */
@@ -59,7 +50,7 @@ export function renderHtmlReport(
 <meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
-<style>${REPORT_CSS}</style>
+<style>${REPORT_CSS}${MODELS.map((model) => model.html.css).join("")}</style>
 </head>
 <body>
 ${renderPageHead(journals, views, passing, options.strict)}
@@ -165,142 +156,10 @@ function renderJournal(view: JournalView, position: number, strict: boolean): st
     : report.strictlyConformant && report.tornTail === null
       ? "passes"
       : "passes-with-warnings";
-  const final =
-    report.model === "dag"
-      ? finalCounts(report)
-      : report.model === "operations"
-        ? operationsFinal(report)
-        : executiveFinal(report);
+  const model: Model = modelNamed(report.model);
   return `<section class="card journal ${tone}" id="${journalAnchor(position)}">
 <h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(view.file)}</span>${verdictPill(report, strict)}</h2>
-<p class="facts">${plural(report.events, "event")} · ${escapeHtml(final)}</p>
-${renderBody(view)}
+<p class="facts">${plural(report.events, "event")} · ${escapeHtml(model.text.finalLine(report))}</p>
+${model.html.renderBody(view)}
 </section>`;
-}
-
-function renderBody(view: JournalView): string {
-  switch (view.report.model) {
-    case "dag":
-      return renderDagBody(view as DagJournalView);
-    case "operations":
-      return renderOperationsBody(view as OperationsJournalView);
-    default:
-      return renderExecutiveBody(view as ExecutiveJournalView);
-  }
-}
-
-function renderDagBody(view: DagJournalView): string {
-  const { report } = view;
-  const body = view.context.gathered
-    ? renderFindingsAndDag(view.context.findings, view.context.dag, report)
-    : `<p class="omitted">${escapeHtml(view.context.why)}</p>${renderFindingsWithoutContext(report)}`;
-  return `${renderVerdictChips(report)}
-${body}`;
-}
-
-/** One chip per check: integrity, the six invariants, legality, and a torn tail if there is one. */
-function renderVerdictChips(report: Report): string {
-  const chips: string[] = [];
-  const { integrity } = report;
-  chips.push(
-    integrity === null
-      ? `<span class="chip good">✓ integrity</span>`
-      : `<span class="chip bad">✗ integrity <span class="detail">${integrity.reason} at ${eventLocation(integrity.index, integrity.line)}</span></span>`,
-  );
-  for (const name of INVARIANT_NAMES) {
-    const verdict = report.invariants[name];
-    if (verdict.holds) {
-      chips.push(`<span class="chip good">✓ ${name}</span>`);
-      continue;
-    }
-    const detail =
-      "nodes" in verdict
-        ? `${verdict.nodes.map((id) => escapeQuotedId(id)).join(", ")}`
-        : `${eventLocation(verdict.index, verdict.line)}, node ${escapeQuotedId(verdict.node)}`;
-    chips.push(`<span class="chip bad">✗ ${name} <span class="detail">${detail}</span></span>`);
-  }
-  const { illegal } = report.legality;
-  chips.push(
-    illegal === 0
-      ? `<span class="chip good">✓ every event legal</span>`
-      : `<span class="chip warn">! ${plural(illegal, "illegal event")}</span>`,
-  );
-  if (report.tornTail !== null) {
-    chips.push(
-      `<span class="chip warn">! torn tail <span class="detail">line ${report.tornTail.line}</span></span>`,
-    );
-  }
-  return `<div class="verdicts">${chips.join("")}</div>`;
-}
-
-function renderFindingsAndDag(findings: readonly Finding[], dag: DagView, report: Report): string {
-  const flagged = flaggedNodes(findings);
-  const illegalNotListed = report.legality.illegal - report.legality.first.length;
-  // The note on unlisted illegal events goes right after the event findings, before the ones
-  // about the final state and the torn tail.
-  const cards = findings.map(renderFinding);
-  if (illegalNotListed > 0) {
-    const events = findings.filter((finding) => finding.kind === "event").length;
-    cards.splice(
-      events,
-      0,
-      `<p class="note">… and ${plural(illegalNotListed, "more illegal event")}, not listed (the report lists the first ${report.legality.first.length}).</p>`,
-    );
-  }
-  const heading = findings.length === 0 ? "" : `<h3>What went wrong</h3>\n${cards.join("\n")}`;
-  const when = dag.beforeIntegrityError ? "status before the integrity error" : "final status";
-  return `${heading}
-<h3>The DAG by layers, coloured by ${when}</h3>
-${renderStatusLegend(report.final.counts, flagged.size > 0)}
-${renderDag(dag, flagged)}`;
-}
-
-/** The nodes a finding names, ringed in red in the DAG. */
-function flaggedNodes(findings: readonly Finding[]): Set<string> {
-  const flagged = new Set<string>();
-  for (const finding of findings) {
-    switch (finding.kind) {
-      case "event":
-        if (finding.node !== null) flagged.add(finding.node);
-        break;
-      case "tamper":
-        for (const { id } of finding.nodes) flagged.add(id);
-        break;
-      case "torn-tail":
-        break;
-      default: {
-        const unreachable: never = finding;
-        return unreachable;
-      }
-    }
-  }
-  return flagged;
-}
-
-/** When the journal could not be read again: what the report alone says broke, and where. */
-function renderFindingsWithoutContext(report: Report): string {
-  const items: string[] = [];
-  const { integrity } = report;
-  if (integrity !== null) {
-    items.push(
-      `<li><span class="rule bad">✗ integrity: ${integrity.reason}</span> ${eventLocation(integrity.index, integrity.line)}: ${escapeHtml(integrity.message)}</li>`,
-    );
-  }
-  for (const name of INVARIANT_NAMES) {
-    const verdict = report.invariants[name];
-    if (verdict.holds) continue;
-    items.push(
-      "nodes" in verdict
-        ? `<li><span class="rule bad">✗ ${name}</span> ${verdict.nodes.map((id) => escapeQuotedId(id)).join(", ")}: ${escapeHtml(WHY_TAMPERED)}</li>`
-        : `<li><span class="rule bad">✗ ${name}</span> ${eventLocation(verdict.index, verdict.line)}, node ${escapeQuotedId(verdict.node)}: ${escapeHtml(WHY_BROKEN[name as Exclude<typeof name, "tamperEvident">])}</li>`,
-    );
-  }
-  for (const event of report.legality.first) {
-    items.push(
-      `<li><span class="rule warn">! illegal: ${event.reason}</span> ${eventLocation(event.index, event.line)}, <code>${escapeHtml(event.kind)}</code> node ${escapeQuotedId(event.node)}: ${escapeHtml(WHY_ILLEGAL[event.reason])}</li>`,
-    );
-  }
-  return items.length === 0
-    ? ""
-    : `<h3>What went wrong</h3><ul class="rules">${items.join("")}</ul>`;
 }

@@ -1,9 +1,8 @@
 /**
  * The HTML report's style sheet, inlined into the page: system fonts only (no web font to
  * fetch), print-friendly, and colour never the only signal (every mark is also ✓, ✗ or !).
+ * Each model's own rules follow it (its html facet's `css`).
  */
-import { statusColourCss } from "./status-colours.js";
-
 export const REPORT_CSS = `
 :root{--bg:#f5f6f8;--card:#fff;--text:#1f2430;--muted:#6b7280;--line:#e3e6eb;
 --good:#15803d;--good-bg:#e7f6ec;--bad:#c81e1e;--bad-bg:#fdecec;--warn:#b45309;--warn-bg:#fdf3e1;
@@ -111,5 +110,4 @@ svg.dag .flag-mark{fill:#fff;font-size:12px;font-weight:800;text-anchor:middle}
 .layers .bar span{background:var(--ink)}
 .layers .counts{color:var(--muted)}
 footer{max-width:1180px;margin:0 auto;padding:0 24px 32px;color:var(--muted);font-size:12.5px}
-${statusColourCss()}
 `;

@@ -3,7 +3,7 @@
  * journal past it (or otherwise unreadable again): its verdicts alone, saying why. Browser-safe,
  * shared by the command line (gather-journal-view.ts) and the in-browser auditor (web/).
  */
-import type { ModelReport } from "../models/registry.js";
+import type { AnyReport } from "../models/report-frame.js";
 import type { JournalView } from "./views.js";
 
 const MEGABYTE = 2 ** 20;
@@ -16,18 +16,14 @@ export function tooLargeForContext(bytes: number): string | null {
 }
 
 /** The view of a journal whose context cannot be gathered, saying why (a clause, no full stop). */
-export function verdictsOnlyView(
-  audited: { readonly file: string; readonly report: ModelReport },
+export function verdictsOnlyView<Report extends AnyReport>(
+  audited: { readonly file: string; readonly report: Report },
   why: string,
-): JournalView {
+): JournalView<Report> {
   const { file, report } = audited;
-  const context = { gathered: false, why: `${why}; only the verdicts are shown.` } as const;
-  switch (report.model) {
-    case "dag":
-      return { file, report, context };
-    case "operations":
-      return { file, report, context };
-    default:
-      return { file, report, context };
-  }
+  return {
+    file,
+    report,
+    context: { gathered: false, why: `${why}; only the verdicts are shown.` },
+  };
 }

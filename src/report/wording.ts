@@ -1,63 +1,21 @@
 /**
- * The words statefold uses to explain a report to people, shared by the text output
- * (src/cli/render-text.ts) and the HTML report, so that both say the same thing the same way.
+ * The words statefold uses to explain any model's report to people, shared by the text output
+ * (src/cli/render-text.ts) and the HTML report, so that both say the same thing the same way;
+ * each model's own words are in its folder (src/report/<model>/wording.ts).
  * Pure: no Node APIs, so a browser page can render with it too.
  */
 
-import type { StepInvariantName } from "../models/dag/invariants.js";
-import type { Report } from "../models/dag/report.js";
-import { STATUSES } from "../models/dag/state.js";
-import type { IllegalityReason } from "../models/dag/transitions.js";
-import { formatCount, plural } from "../text/format-units.js";
-
-/** Why a step invariant broke at the event its verdict names, said of that event's node. */
-export const WHY_BROKEN: Readonly<Record<StepInvariantName, string>> = {
-  phaseMonotonic: "its phase went down",
-  noPendingProven: "proven while its deposit is still pending",
-  dagPreserved: "the DAG's node list changed",
-  scheduleCorrect: "dispatched before its dependencies were proven",
-  surfaceMonotonic: "its surface shrank or is not a list of path strings",
-};
-
-/** Why tamperEvident broke, said of the nodes its verdict lists. */
-export const WHY_TAMPERED = "proven without a logged pass";
+import { plural } from "../text/format-units.js";
 
 /** What a torn tail is and what became of it. */
 export const TORN_TAIL_MEANING = "an unfinished last entry (a crash mid-write?) was left out";
-
-/** What an illegal event is, for one (`it`) or several (`them`). */
-export function illegalMeaning(count: number): string {
-  return `the public API could not have logged ${count === 1 ? "it" : "them"}`;
-}
 
 /** What an integrity error at `index` does to the rest of the audit. */
 export function integrityConsequence(index: number): string {
   return `the fold stops here; invariants and legality were judged over the ${plural(index, "event")} before it`;
 }
 
-/**
- * Why the public API rejects an event, in words; the text output prints the reason itself, the
- * HTML report both.
- */
-export const WHY_ILLEGAL: Readonly<Record<IllegalityReason, string>> = {
-  "wrong-status": "the node's status did not allow this transition",
-  "dependencies-not-proven": "a dependency was not proven yet",
-  "invalid-result": "the result is not one this transition accepts",
-  "already-terminal": "the node was already proven, skipped or escalated",
-  "invalid-surface": "the surface is not a list of path strings",
-  "surface-shrinks": "the new surface drops a path of the current one",
-};
-
 /** Where an event is: its journal line when known, always its 0-based index. */
 export function eventLocation(index: number, line: number | undefined): string {
   return line === undefined ? `event ${index}` : `line ${line} (event ${index})`;
-}
-
-/** The final status counts, e.g. `final: 3 proven, 1 queued`, or those before an integrity error. */
-export function finalCounts(report: Report): string {
-  const counts = STATUSES.filter((status) => report.final.counts[status] > 0).map(
-    (status) => `${formatCount(report.final.counts[status])} ${status}`,
-  );
-  const when = report.integrity === null ? "final" : "final, before the integrity error";
-  return `${when}: ${counts.length === 0 ? "no nodes" : counts.join(", ")}`;
 }

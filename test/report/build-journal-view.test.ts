@@ -10,9 +10,9 @@ import {
   type EventFinding,
   type JournalContext,
   LAYER_ROWS_MAX,
-  type QuotedLine,
 } from "../../src/report/dag/journal-view.js";
 import { viewOfNodeState } from "../../src/report/dag/node-state-view.js";
+import type { QuotedLine } from "../../src/report/quote-lines.js";
 import { dagWithRawLogArbitrary } from "../support/arbitraries.js";
 import { dagOf } from "../support/fixtures.js";
 

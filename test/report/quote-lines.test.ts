@@ -1,7 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { QUOTED_LINE_BYTES_MAX } from "../../src/report/dag/journal-view.js";
-import { quoteLines } from "../../src/report/quote-lines.js";
+import { QUOTED_LINE_BYTES_MAX, quoteLines } from "../../src/report/quote-lines.js";
 import { encode } from "../support/bytes.js";
 
 /** The bytes in pieces cut at the given offsets, through one reused buffer as a file stream is. */

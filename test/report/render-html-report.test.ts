@@ -17,7 +17,7 @@ const DIAMOND = "examples/diamond.jsonl";
 async function exampleView(path: string): Promise<DagJournalView> {
   const { dag, events, lines, tornTail } = readJournalFile(path);
   const report = audit(dag, events, { lines, tornTail });
-  const view = await gatherJournalView({ file: path, report }, {}, referenceEngine);
+  const view = await gatherJournalView({ file: path, report }, {});
   if (view.report.model !== "dag") throw new Error(`${path} is no dag journal`);
   return view as DagJournalView;
 }

@@ -6,6 +6,8 @@
 import { dagExplore } from "../../explore/dag/facet.js";
 import { readDagHeaderField } from "../../journal/dag/header.js";
 import type { JournalFile } from "../../journal/index.js";
+import { dagHtml } from "../../report/dag/html.js";
+import { dagText } from "../../report/dag/text.js";
 import type { Model } from "../model.js";
 import type { Dag } from "./dag.js";
 import type { AuditBytesOptions } from "./engine.js";
@@ -35,4 +37,6 @@ fold applies every well-formed event, legal or not, as the librecode model does.
     print: async (journal: JournalFile, engine, output) =>
       (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
   },
+  text: dagText,
+  html: dagHtml,
 };

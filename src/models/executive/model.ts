@@ -6,6 +6,8 @@
 import { executiveExplore } from "../../explore/executive/facet.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
 import type { OtherJournalFile } from "../../journal/index.js";
+import { executiveHtml } from "../../report/executive/html.js";
+import { executiveText } from "../../report/executive/text.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport, ExecutiveRun } from "./audit.js";
 import type { ExecutiveAuditOptions } from "./engine.js";
@@ -43,4 +45,6 @@ body of its snapshot (docs/models/executive.md, "State").`,
     print: async (journal: OtherJournalFile, engine, output) =>
       (await import("../../cli/executive/replay.js")).replayExecutive(journal, engine, output),
   },
+  text: executiveText,
+  html: executiveHtml,
 };

@@ -4,6 +4,8 @@
  */
 import { operationsExplore } from "../../explore/operations/facet.js";
 import type { OtherJournalFile } from "../../journal/index.js";
+import { operationsHtml } from "../../report/operations/html.js";
+import { operationsText } from "../../report/operations/text.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
 import { RECORD_KINDS } from "./records.js";
@@ -30,4 +32,6 @@ per line, each operation with its steps and live effects (docs/models/operations
       print: async (journal: OtherJournalFile, _engine, output) =>
         (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
     },
+    text: operationsText,
+    html: operationsHtml,
   };

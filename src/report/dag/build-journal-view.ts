@@ -19,17 +19,19 @@ import { INVARIANT_NAMES, type Report } from "../../models/dag/report.js";
 import { type ModelState, type NodeState, nodeState } from "../../models/dag/state.js";
 import { UnparseableLine } from "../../models/journal-source.js";
 import { formatCount, plural } from "../../text/format-units.js";
+import {
+  CONTEXT_EVENTS_BEFORE,
+  QUOTED_LINE_BYTES_MAX,
+  type QuotedEvent,
+  type QuotedLine,
+} from "../quote-lines.js";
 import { dagView } from "./dag-view.js";
 import {
   type BrokenRule,
-  CONTEXT_EVENTS_BEFORE,
   type DagJournalView,
   DEPENDENCIES_LISTED_MAX,
   type EventFinding,
   type Finding,
-  QUOTED_LINE_BYTES_MAX,
-  type QuotedEvent,
-  type QuotedLine,
   type TamperFinding,
   type TornTailFinding,
 } from "./journal-view.js";

@@ -1,13 +1,13 @@
 /**
- * What the HTML report shows of one audited journal, as plain data: the report itself, and —
+ * What the HTML report shows of one audited dag journal, as plain data: the report itself, and —
  * when the journal could be read again — each finding in context and the DAG with final
  * statuses. Gathering it (reading, replaying) and rendering it are separate steps, so the renderer
  * is a pure function of this data that a browser page can call as well as the command line.
  * Every field is JSON-serialisable, so a view can cross a worker boundary.
  *
- * Everything quoted from a journal is bounded here, so that no journal can make the page huge:
- * a few lines of context per finding, a prefix of each line, a prefix of each surface, and a DAG
- * drawn node by node only while it is small.
+ * Everything quoted from a journal is bounded, so that no journal can make the page huge: a few
+ * lines of context per finding and a prefix of each line (src/report/quote-lines.ts), a prefix of
+ * each surface, and a DAG drawn node by node only while it is small (here).
  */
 
 import type { IntegrityReason } from "../../models/dag/events.js";
@@ -15,11 +15,9 @@ import type { StepInvariantName } from "../../models/dag/invariants.js";
 import type { Report } from "../../models/dag/report.js";
 import type { Deposit, Status } from "../../models/dag/state.js";
 import type { IllegalityReason } from "../../models/dag/transitions.js";
+import type { QuotedEvent } from "../quote-lines.js";
+import type { JournalView } from "../views.js";
 
-/** Events quoted before the one a finding is about. */
-export const CONTEXT_EVENTS_BEFORE = 3;
-/** Bytes quoted of one journal line; a longer line is cut and marked so. */
-export const QUOTED_LINE_BYTES_MAX = 1024;
 /** Paths listed of one surface (before, after, added, dropped); the count says how many more. */
 export const SURFACE_PATHS_LISTED_MAX = 20;
 /** Dependencies listed with their status under a dispatch that broke the schedule. */
@@ -34,18 +32,7 @@ export const DAG_NODES_DRAWN_MAX = 300;
 /** Rows of a summarised DAG: a long chain of layers would otherwise be a table of thousands. */
 export const LAYER_ROWS_MAX = 40;
 
-export interface DagJournalView {
-  readonly file: string;
-  readonly report: Report;
-  readonly context: JournalContext | ContextOmitted;
-}
-
-/** The journal could not be gathered again (too large, unreadable, changed since the audit). */
-export interface ContextOmitted {
-  readonly gathered: false;
-  /** A sentence for people: why only the verdicts are shown. */
-  readonly why: string;
-}
+export type DagJournalView = JournalView<Report, JournalContext>;
 
 export interface JournalContext {
   readonly gathered: true;
@@ -98,21 +85,6 @@ export interface TornTailFinding {
   /** The last events before it, then the unfinished line itself. */
   readonly quoted: readonly QuotedEvent[];
 }
-
-/**
- * A journal line as written, cut at `QUOTED_LINE_BYTES_MAX` bytes; a cut line says how long it
- * is (in bytes, its line end aside), so that the page can say what it left out.
- */
-export type QuotedLine =
-  | { readonly text: string; readonly cut: false }
-  | { readonly text: string; readonly cut: true; readonly bytes: number };
-
-/** A journal line as written (cut at `QUOTED_LINE_BYTES_MAX`), or the event as JSON without one. */
-export type QuotedEvent = QuotedLine & {
-  /** The event's index; null for a torn tail, which is not an event. */
-  readonly index: number | null;
-  readonly line?: number;
-};
 
 export interface NodeStateView {
   readonly status: Status;

@@ -6,7 +6,7 @@
 import type { ExecutiveReport, ExecutiveRun } from "../../models/executive/audit.js";
 import { referenceExecutive } from "../../models/executive/machine.js";
 import type { ExecutiveState, Limits, Used } from "../../models/executive/state.js";
-import type { ContextOmitted } from "../dag/journal-view.js";
+import type { JournalView } from "../views.js";
 
 /** One frame of the stack: the sub-plan step it runs (null for the root plan) and its budgets. */
 export interface FrameBudgets {
@@ -15,16 +15,12 @@ export interface FrameBudgets {
   readonly used: Used;
 }
 
-export interface ExecutiveJournalView {
-  readonly file: string;
-  readonly report: ExecutiveReport;
-  readonly context:
-    | {
-        readonly gathered: true;
-        /** Per listed mismatch, in the report's order: the frames, root first. */
-        readonly frames: readonly (readonly FrameBudgets[])[];
-      }
-    | ContextOmitted;
+export type ExecutiveJournalView = JournalView<ExecutiveReport, ExecutiveContext>;
+
+export interface ExecutiveContext {
+  readonly gathered: true;
+  /** Per listed mismatch, in the report's order: the frames, root first. */
+  readonly frames: readonly (readonly FrameBudgets[])[];
 }
 
 /** The view of an audited executive journal, from its run and its entries (as read again). */

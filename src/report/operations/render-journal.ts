@@ -8,7 +8,7 @@
 import { RULE_NAMES } from "../../models/operations/report.js";
 import { plural } from "../../text/format-units.js";
 import { escapeHtml } from "../escape-html.js";
-import { renderQuotedLines } from "../render-finding.js";
+import { renderQuotedLines } from "../render-quoted-lines.js";
 import { eventLocation } from "../wording.js";
 import type { LadderView, OperationsFinding, OperationsJournalView, StepView } from "./view.js";
 import {

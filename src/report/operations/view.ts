@@ -20,19 +20,11 @@ import {
   type OperationsState,
   type StepStatus,
 } from "../../models/operations/state.js";
-import {
-  CONTEXT_EVENTS_BEFORE,
-  type ContextOmitted,
-  type QuotedEvent,
-  type QuotedLine,
-} from "../dag/journal-view.js";
+import { CONTEXT_EVENTS_BEFORE, type QuotedEvent, type QuotedLine } from "../quote-lines.js";
+import type { JournalView } from "../views.js";
 import { subjectText } from "./wording.js";
 
-export interface OperationsJournalView {
-  readonly file: string;
-  readonly report: OperationsReport;
-  readonly context: OperationsContext | ContextOmitted;
-}
+export type OperationsJournalView = JournalView<OperationsReport, OperationsContext>;
 
 export interface OperationsContext {
   readonly gathered: true;

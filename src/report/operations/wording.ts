@@ -1,6 +1,6 @@
 /**
  * The words statefold uses to explain an `operations` report to people (docs/models/operations.md,
- * "The rules"), beside wording.ts's for `dag`. Pure: no Node APIs.
+ * "The rules"), beside the words every model shares (src/report/wording.ts). Pure: no Node APIs.
  */
 
 import {

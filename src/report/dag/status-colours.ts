@@ -3,7 +3,7 @@
  * good state green, the terminal bad ones red and violet, work in flight blue, waiting grey,
  * trouble amber and orange. Pure.
  */
-import type { Status } from "../models/dag/state.js";
+import type { Status } from "../../models/dag/state.js";
 
 export interface StatusColour {
   /** Background of a box or pill. */

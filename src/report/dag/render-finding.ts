@@ -4,28 +4,22 @@
  * state before and after it with what changed marked. Pure.
  */
 
-import type { Deposit } from "../models/dag/state.js";
-import { formatCount, nounFor, plural } from "../text/format-units.js";
+import type { Deposit } from "../../models/dag/state.js";
+import { formatCount, nounFor } from "../../text/format-units.js";
+import { escapeHtml, escapeJournalText, escapeQuotedId } from "../escape-html.js";
+import { renderQuotedLines } from "../render-quoted-lines.js";
+import { integrityConsequence, TORN_TAIL_MEANING } from "../wording.js";
 import type {
   BrokenRule,
   EventFinding,
   Finding,
   NodeStateView,
-  QuotedEvent,
   SurfaceChange,
   SurfaceView,
   TamperFinding,
   TornTailFinding,
-} from "./dag/journal-view.js";
-import { escapeHtml, escapeJournalText, escapeQuotedId } from "./escape-html.js";
-import {
-  illegalMeaning,
-  integrityConsequence,
-  TORN_TAIL_MEANING,
-  WHY_BROKEN,
-  WHY_ILLEGAL,
-  WHY_TAMPERED,
-} from "./wording.js";
+} from "./journal-view.js";
+import { illegalMeaning, WHY_BROKEN, WHY_ILLEGAL, WHY_TAMPERED } from "./wording.js";
 
 export function renderFinding(finding: Finding): string {
   switch (finding.kind) {
@@ -80,27 +74,6 @@ function renderRule(rule: BrokenRule, index: number): string {
       return unreachable;
     }
   }
-}
-
-/**
- * Journal lines as written, the one with index `offending` marked (null marks a torn tail's line,
- * which is not an event and has no index).
- */
-export function renderQuotedLines(
-  quoted: readonly QuotedEvent[],
-  offending: number | null,
-): string {
-  const rows = quoted.map((event) => {
-    const isOffending = event.index === offending;
-    const gutter = event.line === undefined ? `#${event.index}` : String(event.line);
-    const cut = event.cut
-      ? `<span class="cut" title="the line goes on">… (${plural(event.bytes, "byte")} in all)</span>`
-      : "";
-    return `<li${isOffending ? ' class="offending"' : ""}><span class="gutter">${gutter}</span><code>${escapeJournalText(event.text)}${cut}</code></li>`;
-  });
-  const caption =
-    quoted.length > 1 ? "the journal up to it, as written" : "the journal line, as written";
-  return `<figure class="quote"><figcaption>${caption}</figcaption><ol class="lines">${rows.join("")}</ol></figure>`;
 }
 
 function renderStates(finding: EventFinding): string {
