@@ -7,11 +7,13 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { JournalError } from "../journal/errors.js";
+import type { Engine } from "../models/dag/engine.js";
+import { dagModel } from "../models/dag/model.js";
 import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
 import type { ReportedJournal, UnreadableJournal } from "../report/views.js";
 import { UsageError } from "./command.js";
-import { type AuditedJournal, engineNamed } from "./engine.js";
+import { type AuditedJournal, modelKernel } from "./engine.js";
 import { writeFailureReason } from "./file-sink.js";
 import { packageVersion } from "./version.js";
 
@@ -35,7 +37,7 @@ export async function writeAuditHtml(
     .filter((file) => file !== options.stdinName);
   const inputs = [...options.inputs, ...files, options.dagPath];
   refuseToOverwriteAnInput(target, inputs);
-  const engine = await engineNamed("wasm");
+  const engine = (await modelKernel(dagModel)) as Engine;
   const views: ReportedJournal[] = [];
   // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
   for (const journal of journals) {

@@ -1,9 +1,12 @@
+import type { WasmExecutiveEngine } from "../../bindings/executive/index.js";
 import type { EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { type JournalFile, type OtherJournalFile, readAnyJournal } from "../journal/index.js";
 import type { Engine } from "../models/dag/engine.js";
 import { LogIntegrityError } from "../models/dag/events.js";
+import { dagModel } from "../models/dag/model.js";
 import type { ModelState } from "../models/dag/state.js";
+import { executiveModel } from "../models/executive/model.js";
 import { MODEL_NAMES, type ModelName } from "../models/registry.js";
 import {
   type CliOutput,
@@ -13,7 +16,7 @@ import {
   parseCommand,
   UsageError,
 } from "./command.js";
-import { DEFAULT_ENGINE, ENGINE_NAMES, engineNamed, executiveKernel } from "./engine.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, modelEngine, modelKernel } from "./engine.js";
 import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
 import { renderJsonList } from "./render-json.js";
 
@@ -105,7 +108,7 @@ async function replayDag(
   engineName: EngineName | undefined,
   output: CliOutput,
 ): Promise<FoldStop | null> {
-  const engine = await engineNamed(engineName ?? DEFAULT_ENGINE);
+  const engine = (await modelEngine(dagModel, engineName ?? DEFAULT_ENGINE)) as Engine;
   const { state, fault } = replayUntilFault(engine, journal);
   output.stdout(renderJsonList("nodes", nodeRecords(state)));
   if (fault === null) return null;
@@ -160,7 +163,7 @@ async function replayExecutive(
   const run = executiveRunOf(journal.header, journal.file);
   const machine =
     (engineName ?? DEFAULT_ENGINE) === "wasm"
-      ? (await executiveKernel()).machine
+      ? ((await modelKernel(executiveModel)) as WasmExecutiveEngine).machine
       : (await import("../models/executive/machine.js")).referenceExecutive;
   const { state, stop } = replayObservations<unknown>(run, journal.events, machine);
   output.stdout(`${JSON.stringify(snapshotBody(machine.snapshot(state)), null, 2)}\n`);

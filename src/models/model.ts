@@ -10,6 +10,7 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
+import type { ModelCommandLine } from "../cli/model-command-line.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { AnyReport } from "./report-frame.js";
 
@@ -26,6 +27,8 @@ export interface Model<
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
+  readonly commandLine: ModelCommandLine<Report, Options>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

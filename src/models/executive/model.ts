@@ -2,6 +2,7 @@
  * The executive model as the rest of statefold sees it (docs/models/executive.md): its entry in
  * the model registry.
  */
+import { JSONL_ONLY } from "../../cli/model-command-line.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport } from "./audit.js";
 import type { ExecutiveAuditOptions } from "./engine.js";
@@ -12,4 +13,5 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
   reference: async () => (await import("./engine.js")).referenceExecutiveEngine,
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
+  commandLine: JSONL_ONLY,
 };

@@ -2,6 +2,7 @@
  * The operations model as the rest of statefold sees it (docs/models/operations.md): its entry
  * in the model registry.
  */
+import { JSONL_ONLY } from "../../cli/model-command-line.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
 import type { OperationsReport } from "./report.js";
@@ -12,4 +13,5 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   reference: async () => (await import("./engine.js")).referenceOperationsEngine,
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
+  commandLine: JSONL_ONLY,
 };
