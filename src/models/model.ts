@@ -12,6 +12,7 @@
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
 import type { ModelCommandLine } from "../cli/model-command-line.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { ModelGate } from "../gate/violation.js";
 import type { AnyReport } from "./report-frame.js";
 
 export interface Model<
@@ -29,6 +30,8 @@ export interface Model<
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
   /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
   readonly commandLine: ModelCommandLine<Report, Options>;
+  /** The boot gate's candidates for a refusal: the rules its report says broke. */
+  readonly gate: ModelGate<Report>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -3,6 +3,7 @@
  * registry. Everything a command, a page or a benchmark needs of the model is reached from here.
  */
 import { dagCommandLine } from "../../cli/dag/command-line.js";
+import { dagGate } from "../../gate/dag/candidates.js";
 import type { Model } from "../model.js";
 import type { AuditBytesOptions } from "./engine.js";
 import type { Report } from "./report.js";
@@ -13,4 +14,5 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions> = {
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
   commandLine: dagCommandLine,
+  gate: dagGate,
 };

@@ -3,6 +3,7 @@
  * the model registry.
  */
 import { JSONL_ONLY } from "../../cli/model-command-line.js";
+import { executiveGate } from "../../gate/executive/candidates.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport } from "./audit.js";
 import type { ExecutiveAuditOptions } from "./engine.js";
@@ -14,4 +15,5 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
   commandLine: JSONL_ONLY,
+  gate: executiveGate,
 };

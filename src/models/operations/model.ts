@@ -3,6 +3,7 @@
  * in the model registry.
  */
 import { JSONL_ONLY } from "../../cli/model-command-line.js";
+import { operationsGate } from "../../gate/operations/candidates.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
 import type { OperationsReport } from "./report.js";
@@ -14,4 +15,5 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
   commandLine: JSONL_ONLY,
+  gate: operationsGate,
 };
