@@ -3,7 +3,7 @@
  * engine options their values make, and the journal formats it reads itself beside JSONL. Every
  * model fills it in its manifest (src/models/<model>/model.ts); the commands build their flags
  * from every registered model (src/cli/model-flags.ts). Nothing here reaches the registry, so a
- * manifest may import it.
+ * manifest may import its types.
  */
 import type { JournalOptions, ModelEngine } from "../engine.js";
 
@@ -44,10 +44,3 @@ export interface OwnJournalFormat<Report> {
     given: ModelFlagValues,
   ): Promise<{ readonly file: string; readonly report: Report }>;
 }
-
-/** The command line of a model that adds no flag and reads JSONL alone. */
-export const JSONL_ONLY: ModelCommandLine<never> = {
-  flags: [],
-  engineOptions: async () => ({}),
-  ownFormats: [],
-};

@@ -28,6 +28,8 @@ export interface Model<
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  /** The `KernelOptions` its kernel takes; `loadEngine` refuses the others for it. */
+  readonly kernelOptions: readonly (keyof KernelOptions)[];
   /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
   readonly commandLine: ModelCommandLine<Report, Options>;
   /** The boot gate's candidates for a refusal: the rules its report says broke. */

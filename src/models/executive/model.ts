@@ -2,7 +2,6 @@
  * The executive model as the rest of statefold sees it (docs/models/executive.md): its entry in
  * the model registry.
  */
-import { JSONL_ONLY } from "../../cli/model-command-line.js";
 import { executiveGate } from "../../gate/executive/candidates.js";
 import type { Model } from "../model.js";
 import type { ExecutiveReport } from "./audit.js";
@@ -14,6 +13,7 @@ export const executiveModel: Model<"executive", ExecutiveReport, ExecutiveAuditO
   reference: async () => (await import("./engine.js")).referenceExecutiveEngine,
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
-  commandLine: JSONL_ONLY,
+  kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+  commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
   gate: executiveGate,
 };

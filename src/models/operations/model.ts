@@ -2,7 +2,6 @@
  * The operations model as the rest of statefold sees it (docs/models/operations.md): its entry
  * in the model registry.
  */
-import { JSONL_ONLY } from "../../cli/model-command-line.js";
 import { operationsGate } from "../../gate/operations/candidates.js";
 import type { Model } from "../model.js";
 import type { OperationsAuditOptions } from "./engine.js";
@@ -14,6 +13,7 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
   reference: async () => (await import("./engine.js")).referenceOperationsEngine,
   kernel: async (options) =>
     (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
-  commandLine: JSONL_ONLY,
+  kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+  commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
   gate: operationsGate,
 };

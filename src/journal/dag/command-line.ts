@@ -5,9 +5,9 @@
  * when first used: a browser page that loads the registry never fetches them.
  */
 
+import type { ModelCommandLine, ModelFlagValues } from "../../cli/model-command-line.js";
 import type { AuditBytesOptions, Engine } from "../../models/dag/engine.js";
 import type { Report } from "../../models/dag/report.js";
-import type { ModelCommandLine, ModelFlagValues } from "../model-command-line.js";
 
 export const dagCommandLine: ModelCommandLine<Report, AuditBytesOptions> = {
   flags: [
@@ -21,14 +21,14 @@ export const dagCommandLine: ModelCommandLine<Report, AuditBytesOptions> = {
   async engineOptions(given) {
     const dagPath = given.dag;
     if (dagPath === undefined) return {};
-    const { readDagFile } = await import("../../journal/index.js");
+    const { readDagFile } = await import("../index.js");
     return { dag: readDagFile(dagPath), dagName: dagPath };
   },
   ownFormats: [
     {
       extension: ".lisp-expr",
       async audit(path, engine, given: ModelFlagValues) {
-        const { readJournalFile } = await import("../../journal/index.js");
+        const { readJournalFile } = await import("../index.js");
         const { file, dag, events, lines, tornTail } = readJournalFile(path, {
           dagPath: given.dag,
         });
