@@ -98,8 +98,8 @@ export interface OptionRule {
 }
 
 /**
- * The options one of an engine's calls takes, each with its rule (a model adds its own, e.g. the
- * dag's `dag`, in its folder); `hint` adds to the error for options that are not an object.
+ * The options one of an engine's calls takes, each with its rule (a model adds its own in its
+ * folder, as the dag model its DAG); `hint` adds to the error for options that are not an object.
  */
 export interface OptionRules {
   readonly rules: Readonly<Record<string, OptionRule>>;
