@@ -1,8 +1,8 @@
 /**
- * The bindings' entry: `loadEngine` gives the WebAssembly engine of a model — the `dag` engine by
- * default, `{ model: "operations" }` or `{ model: "executive" }` for the others. Another model's
- * bindings are imported when asked for, so a page that loads this file without a bundler, for the
- * dag engine, fetches only the dag's modules (the executive's import a package, `immutable`).
+ * The bindings' entry: `loadEngine` gives the WebAssembly engine of a registered model — the
+ * default model's, or the one `{ model }` names (docs/api.md). Each model's bindings are imported
+ * when asked for, so a page that loads this file without a bundler fetches only the modules of
+ * the models it loads (the executive's import a package, `immutable`).
  */
 import {
   ArgumentError,
@@ -10,12 +10,15 @@ import {
   closedObjectArgument,
   describeValue,
 } from "../src/engine-arguments.js";
-import { MODEL_NAMES, type ModelName } from "../src/models/registry.js";
+import type { KernelOptions, Model } from "../src/models/model.js";
 import {
-  type LoadEngineOptions,
-  loadEngine as loadDagEngine,
-  type WasmEngine,
-} from "./dag/engine.js";
+  DEFAULT_MODEL,
+  MODEL_NAMES,
+  MODELS,
+  type ModelName,
+  modelNamed,
+} from "../src/models/registry.js";
+import type { LoadEngineOptions, WasmEngine } from "./dag/engine.js";
 import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
 import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
 
@@ -52,25 +55,13 @@ export function loadEngine(
 export async function loadEngine(
   options: unknown = {},
 ): Promise<WasmEngine | WasmOperationsEngine | WasmExecutiveEngine> {
-  const { model = "dag", ...rest } = loadEngineArgument(options);
-  switch (model) {
-    case "executive":
-      return (await import("./executive/index.js")).loadExecutiveEngine(rest);
-    case "operations":
-      return (await import("./operations/index.js")).loadOperationsEngine(rest);
-    case "dag":
-      return loadDagEngine(rest);
-  }
+  const { model = DEFAULT_MODEL, ...rest } = loadEngineArgument(options);
+  const kernel = await modelNamed(model).kernel(rest);
+  return kernel as WasmEngine | WasmOperationsEngine | WasmExecutiveEngine;
 }
 
-type AnyLoadEngineOptions = (
-  | LoadEngineOptions
-  | LoadOperationsEngineOptions
-  | LoadExecutiveEngineOptions
-) & { readonly model?: ModelName };
-
 /** `loadEngine`'s options, checked: a model it ships, a build it has, no option it ignores. */
-function loadEngineArgument(options: unknown): AnyLoadEngineOptions {
+function loadEngineArgument(options: unknown): KernelOptions & { readonly model?: ModelName } {
   const call = "loadEngine(options)";
   const checked = closedObjectArgument(call, "options", options, LOAD_OPTIONS) as {
     readonly model?: unknown;
@@ -79,15 +70,8 @@ function loadEngineArgument(options: unknown): AnyLoadEngineOptions {
   };
   const model = choiceArgument(call, "options.model", checked.model, MODEL_NAMES);
   choiceArgument(call, "options.flavour", checked.flavour, KERNEL_FLAVOURS);
+  refuseOptionsOfOtherKernels(call, modelNamed(model ?? DEFAULT_MODEL), checked);
   const limit = checked.memoryLimitBytes;
-  if (limit !== undefined && (model ?? "dag") === "dag") {
-    throw new ArgumentError(
-      call,
-      "options.memoryLimitBytes",
-      'absent for the dag engine (it is the "operations" and "executive" engines\' option)',
-      describeValue(limit),
-    );
-  }
   if (limit !== undefined && !(typeof limit === "number" && limit >= 0)) {
     throw new ArgumentError(
       call,
@@ -96,7 +80,24 @@ function loadEngineArgument(options: unknown): AnyLoadEngineOptions {
       describeValue(limit),
     );
   }
-  return checked as AnyLoadEngineOptions;
+  return checked as KernelOptions & { readonly model?: ModelName };
+}
+
+/** An option some models' kernels take, given for a model whose kernel does not, is refused. */
+function refuseOptionsOfOtherKernels(call: string, model: Model, options: object): void {
+  for (const [name, value] of Object.entries(options)) {
+    const option = name as keyof KernelOptions;
+    if (name === "model" || value === undefined || model.kernelOptions.includes(option)) continue;
+    const takers = (MODELS as readonly Model[])
+      .filter((other) => other.kernelOptions.includes(option))
+      .map((other) => JSON.stringify(other.name));
+    throw new ArgumentError(
+      call,
+      `options.${name}`,
+      `absent for the ${model.name} engine (it is the ${takers.join(" and ")} engines' option)`,
+      describeValue(value),
+    );
+  }
 }
 
 const LOAD_OPTIONS = ["model", "wasm", "flavour", "memoryLimitBytes"];

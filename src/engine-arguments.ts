@@ -4,7 +4,6 @@
  * given — never a TypeError from somewhere inside an engine.
  */
 import { isResumableFile, type ResumableFile } from "./journal/resumable-file.js";
-import type { Dag } from "./models/dag/dag.js";
 import { madeByMakeDag } from "./models/dag/reverse-edges.js";
 
 /** A call of the library API given an argument it cannot take. */
@@ -35,16 +34,16 @@ export function journalBytesArgument(call: string, value: unknown): JournalBytes
   throw new ArgumentError(call, "bytes", JOURNAL_BYTES, describeValue(value) + hint);
 }
 
-/** The arguments of `auditBytes(bytes, options)`, for an engine whose options are `names`. */
+/** The arguments of `auditBytes(bytes, options)`, for an engine whose options are `rules`. */
 export function auditBytesArguments<Options extends object>(
   bytes: unknown,
   options: unknown,
-  names: readonly OptionName[],
+  rules: OptionRules,
 ): { readonly bytes: JournalBytes; readonly options: Options } {
   const call = "auditBytes(bytes, options)";
   return {
     bytes: journalBytesArgument(call, bytes),
-    options: optionsArgument<Options>(call, options, names),
+    options: optionsArgument<Options>(call, options, rules),
   };
 }
 
@@ -86,30 +85,35 @@ export function checkWrittenChunk(value: unknown): void {
   throw new ArgumentError("write(chunk)", "chunk", "a Uint8Array", describeValue(value));
 }
 
-export function dagArgument(call: string, value: unknown): Dag {
-  if (madeByMakeDag(value)) return value as Dag;
-  throw new ArgumentError(call, "dag", "a DAG (makeDag(nodes).dag)", describeValue(value));
-}
-
 /** A log of events or records: an array of any values (the model judges each). */
 export function arrayArgument(call: string, argument: string, value: unknown): readonly unknown[] {
   if (Array.isArray(value)) return value;
   throw new ArgumentError(call, argument, "an array", describeValue(value));
 }
 
-interface OptionRule {
+/** What one option must be: said in errors, checked by `accepts`. */
+export interface OptionRule {
   readonly expected: string;
   accepts(value: unknown): boolean;
 }
 
-const isString = (value: unknown) => typeof value === "string";
-const OPTION_RULES = {
-  file: { expected: "a string", accepts: isString },
-  dag: {
-    expected: "a DAG (makeDag(nodes).dag) or null",
-    accepts: (value) => value === null || madeByMakeDag(value),
-  },
-  dagName: { expected: "a string", accepts: isString },
+/**
+ * The options one of an engine's calls takes, each with its rule (a model adds its own in its
+ * folder, as the dag model its DAG); `hint` adds to the error for options that are not an object.
+ */
+export interface OptionRules {
+  readonly rules: Readonly<Record<string, OptionRule>>;
+  hint?(value: unknown): string;
+}
+
+export const isString = (value: unknown) => typeof value === "string";
+
+/** What every engine's auditing calls take (src/engine.ts, `JournalOptions`). */
+export const AUDIT_OPTIONS: OptionRules = {
+  rules: { file: { expected: "a string", accepts: isString } },
+};
+
+const SNAPSHOT_OPTION_RULES = {
   snapshots: { expected: "a boolean", accepts: (value) => typeof value === "boolean" },
   digests: {
     expected: "the digests readFileHashed gives",
@@ -118,44 +122,33 @@ const OPTION_RULES = {
   snapshotFile: { expected: "a string", accepts: isString },
 } satisfies Record<string, OptionRule>;
 
-export type OptionName = keyof typeof OPTION_RULES;
+/** An engine's auditing options, and the snapshot options (`SnapshotOptions`) its auditors take. */
+export function withSnapshotOptions(options: OptionRules): OptionRules {
+  return { ...options, rules: { ...options.rules, ...SNAPSHOT_OPTION_RULES } };
+}
 
-/** The options of the dag engine's `auditBytes`; its auditors take the snapshot options too. */
-export const DAG_AUDIT_OPTIONS: readonly OptionName[] = ["file", "dag", "dagName"];
-export const DAG_AUDITOR_OPTIONS: readonly OptionName[] = [
-  ...DAG_AUDIT_OPTIONS,
-  "snapshots",
-  "digests",
-  "snapshotFile",
-];
-/** The options of another model's `auditBytes`, and of its auditors. */
-export const AUDIT_OPTIONS: readonly OptionName[] = ["file"];
-export const AUDITOR_OPTIONS: readonly OptionName[] = [
-  "file",
-  "snapshots",
-  "digests",
-  "snapshotFile",
-];
+export const AUDITOR_OPTIONS: OptionRules = withSnapshotOptions(AUDIT_OPTIONS);
 
 /**
- * An options object whose every key is one of `names`, each of its type (undefined stands for
+ * An options object whose every key is one of `options`', each of its rule (undefined stands for
  * an option not given); nothing at all is no options.
  */
 export function optionsArgument<Options extends object>(
   call: string,
   value: unknown,
-  names: readonly OptionName[],
+  options: OptionRules,
 ): Options {
   if (value === undefined) return {} as Options;
-  const hint = madeByMakeDag(value) && names.includes("dag") ? " (pass it as { dag })" : "";
-  const options = closedObjectArgument(call, "options", value, names, hint);
-  for (const [name, option] of Object.entries(options)) {
-    const rule: OptionRule = OPTION_RULES[name as OptionName];
+  const names = Object.keys(options.rules);
+  const hint = options.hint?.(value) ?? "";
+  const checked = closedObjectArgument(call, "options", value, names, hint);
+  for (const [name, option] of Object.entries(checked)) {
+    const rule = options.rules[name] as OptionRule;
     if (option !== undefined && !rule.accepts(option)) {
       throw new ArgumentError(call, `options.${name}`, rule.expected, describeValue(option));
     }
   }
-  return options as Options;
+  return checked as Options;
 }
 
 /** A plain object whose every key is one of `names`. */

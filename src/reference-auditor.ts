@@ -19,7 +19,7 @@ import {
   UNNAMED_JOURNAL,
 } from "./engine.js";
 import {
-  type OptionName,
+  type OptionRules,
   optionsArgument,
   resumeJournalArgument,
   snapshotArgument,
@@ -44,18 +44,18 @@ export function referenceAuditing<Report, Options extends JournalOptions>(
   model: ModelName,
   auditWhole: AuditWhole<Report, Options>,
   /** The options its auditors take: its `auditBytes`'s and the snapshot options. */
-  optionNames: readonly OptionName[],
+  optionRules: OptionRules,
 ): Pick<ModelEngine<Report, Options>, "openAuditor" | "resume"> {
   return {
     openAuditor(given?: unknown) {
-      const options = optionsArgument<Options>("openAuditor(options)", given, optionNames);
+      const options = optionsArgument<Options>("openAuditor(options)", given, optionRules);
       return new ReferenceAuditor(model, (bytes) => auditWhole(bytes, options), null);
     },
     async resume(givenSnapshot: unknown, givenJournal: unknown, given?: unknown) {
       const call = "resume(snapshot, journal, options)";
       const snapshot = snapshotArgument(call, givenSnapshot);
       const journal = resumeJournalArgument(call, givenJournal);
-      const options = optionsArgument<Options & SnapshotOptions>(call, given, optionNames);
+      const options = optionsArgument<Options & SnapshotOptions>(call, given, optionRules);
       const file = options.file ?? UNNAMED_JOURNAL;
       const snapshotFile = options.snapshotFile ?? file;
       const body = decodeSnapshot(snapshot, snapshotFile);

@@ -8,8 +8,6 @@ import type { ResumeJournal } from "../../src/engine.js";
 import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
 import {
   arrayArgument,
-  DAG_AUDITOR_OPTIONS,
-  dagArgument,
   optionsArgument,
   resumeJournalArgument,
   snapshotArgument,
@@ -23,6 +21,7 @@ import {
   withDagArgument,
 } from "../../src/models/dag/engine.js";
 import { LogIntegrityError } from "../../src/models/dag/events.js";
+import { DAG_AUDITOR_OPTIONS, dagArgument } from "../../src/models/dag/option-rules.js";
 import type { Report } from "../../src/models/dag/report.js";
 import type { EventLog, ModelState } from "../../src/models/dag/state.js";
 import type { AuditSource } from "../../src/models/journal-source.js";

@@ -5,7 +5,6 @@
  * Unreadable journals are reported in their turn and do not stop the others.
  */
 import { availableParallelism } from "node:os";
-import { readDagFile } from "../journal/index.js";
 import type { ModelName } from "../models/registry.js";
 import type { UnreadableJournal } from "../report/views.js";
 import { AuditPool } from "./audit-pool.js";
@@ -21,11 +20,12 @@ import {
 } from "./file-auditor.js";
 import type { JournalInput } from "./journal-inputs.js";
 import type { JournalOutcome } from "./journal-outcome.js";
+import { type ModelFlagValues, readModelFlagFiles } from "./model-flags.js";
 import { ProgressBar, type ProgressTerminal } from "./progress-bar.js";
 
 export interface AuditJournalsOptions {
   readonly engine: EngineName;
-  readonly dagPath: string | undefined;
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
   /** Worker threads at most (1 audits on this thread); null for the default, see `workerCount`. */
   readonly jobs: number | null;
@@ -52,11 +52,11 @@ export async function auditJournals(
   output: CliOutput,
 ): Promise<AuditedJournals> {
   // A DAG file that cannot be read is one error, not the same error once per journal.
-  if (options.dagPath !== undefined) readDagFile(options.dagPath);
-  const { engine, dagPath, model } = options;
+  await readModelFlagFiles(options.modelFlags);
+  const { engine, modelFlags, model } = options;
   const auditorOptions: FileAuditorOptions = {
     engine,
-    dagPath,
+    modelFlags,
     model,
     printer: options.printer,
     keepReport: options.keepReports,

@@ -16,10 +16,16 @@ import {
   STDIN_NAME,
   standardInputChunks,
 } from "./journal-inputs.js";
+import {
+  givenModelFlags,
+  modelFlagOptions,
+  modelFlagsHelp,
+  modelFlagsUsage,
+} from "./model-flags.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
-const HELP = `Usage: statefold audit <journal|directory|->... [--dag FILE] [--format text|json|ndjson]
+const HELP = `Usage: statefold audit <journal|directory|->... ${modelFlagsUsage()} [--format text|json|ndjson]
                        [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
                        [--html FILE]
 
@@ -41,9 +47,7 @@ kernel in constant memory, whatever its size. Verdicts are printed in the order 
 were given, each as soon as it is in.
 
 Options:
-  --dag FILE          the DAG ({"nodes":[{"id","deps"}]}) for dag journals without a header
-                      line; .lisp-expr journals always need it
-  --format FORMAT     text for people (default), with a closing summary for several journals;
+${modelFlagsHelp(22, 93, true)}  --format FORMAT     text for people (default), with a closing summary for several journals;
                       json prints the report itself, or an array of {"file","report"} when
                       several journals are given; ndjson prints one {"file","report"} per
                       line per journal, for pipelines. A journal that cannot be read is a
@@ -78,7 +82,7 @@ export const auditCommand: Command = {
 
 async function runAudit(args: readonly string[], output: CliOutput): Promise<number> {
   const parsed = parseCommand(auditCommand, args, output, {
-    dag: { type: "string" },
+    ...modelFlagOptions(),
     format: { type: "string", default: "text" },
     strict: { type: "boolean", default: false },
     engine: { type: "string", default: DEFAULT_ENGINE },
@@ -89,6 +93,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
   });
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals: journals } = parsed;
+  const modelFlags = givenModelFlags(values);
   const format = oneOf("audit", "--format", values.format, AUDIT_FORMATS);
   const engine = oneOf("audit", "--engine", values.engine, ENGINE_NAMES);
   const model: ModelName | undefined =
@@ -106,7 +111,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     inputs,
     {
       engine,
-      dagPath: values.dag,
+      modelFlags,
       model,
       jobs,
       progress: progress ? (output.stderrTerminal ?? null) : null,
@@ -127,8 +132,9 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
     output,
   );
   if (values.html !== undefined) {
-    const { dag: dagPath, strict } = values;
-    const options = { dagPath, strict, inputs: journals, stdinName: STDIN_NAME };
+    const { strict } = values;
+    // The HTML report reads the dag model's flag itself (src/cli/audit-html.ts).
+    const options = { dagPath: modelFlags.dag, strict, inputs: journals, stdinName: STDIN_NAME };
     // The report's views are loaded only for a report: an audit without one starts ~90 ms sooner.
     const { writeAuditHtml } = await import("./audit-html.js");
     await writeAuditHtml(values.html, reported, options);

@@ -14,12 +14,13 @@ import {
   type JournalOutcome,
   type OutcomeOptions,
 } from "./journal-outcome.js";
+import type { ModelFlagValues } from "./model-flags.js";
 
 export type ProgressListener = (progress: JournalProgress) => void;
 
 export interface FileAuditorOptions {
   readonly engine: EngineName;
-  readonly dagPath: string | undefined;
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
   /** How each journal's output is rendered, where it is audited. */
   readonly printer: PrinterOptions;

@@ -4,7 +4,6 @@ import {
   type JournalInvariantViolation,
 } from "../gate/journal-invariant-violation.js";
 import { JournalError } from "../journal/errors.js";
-import { isLispExprJournal } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
@@ -34,10 +33,18 @@ import {
   STDIN_ARGUMENT,
   standardInputChunks,
 } from "./journal-inputs.js";
+import {
+  givenModelFlags,
+  type ModelFlagValues,
+  modelFlagOptions,
+  modelFlagsHelp,
+  modelFlagsUsage,
+  ownFormatOf,
+} from "./model-flags.js";
 import { renderJson } from "./render-json.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "./snapshotting-auditor.js";
 
-const HELP = `Usage: statefold gate <journal|-> [--dag FILE] [--strict] [--snapshot FILE] [--engine NAME]
+const HELP = `Usage: statefold gate <journal|-> ${modelFlagsUsage()} [--strict] [--snapshot FILE] [--engine NAME]
                       [--model NAME] [--format text|json]
 
 The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
@@ -58,8 +65,7 @@ snapshot to audit the whole journal again. With - (the journal on the standard i
 journal is piped each time: the covered prefix is hashed as it streams by, the rest audited.
 
 Options:
-  --dag FILE        the DAG for a dag journal without a header line
-  --strict          refuse illegal events too
+${modelFlagsHelp(20, 93, true)}  --strict          refuse illegal events too
   --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of every
                     model, wasm engine)
   --engine NAME     wasm (default) or reference
@@ -82,7 +88,7 @@ export const gateCommand: Command = {
 
 async function runGate(args: readonly string[], output: CliOutput): Promise<number> {
   const parsed = parseCommand(gateCommand, args, output, {
-    dag: { type: "string" },
+    ...modelFlagOptions(),
     strict: { type: "boolean", default: false },
     snapshot: { type: "string" },
     engine: { type: "string", default: DEFAULT_ENGINE },
@@ -99,16 +105,17 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
   const model: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
+  const modelFlags = givenModelFlags(values);
   const source = oneJournal(given);
   const journal = source.path;
   const { report, violation } =
     values.snapshot === undefined
       ? gated(
-          (await auditOneJournal(source, { dagPath: values.dag, engine, model })).report,
+          (await auditOneJournal(source, { modelFlags, engine, model })).report,
           journal,
           values.strict,
         )
-      : await auditWithSnapshot(source, values.snapshot, values.dag, engine, values.strict, model);
+      : await auditWithSnapshot(source, values.snapshot, modelFlags, engine, values.strict, model);
   if (report.tornTail !== null)
     output.stderr(`statefold: ${tornTailWarning(journal, report.tornTail)}\n`);
   output.stdout(
@@ -190,19 +197,19 @@ function gated(report: ModelReport, journal: string, strict: boolean): Gated {
 async function auditWithSnapshot(
   source: OneJournal,
   snapshotPath: string,
-  dagPath: string | undefined,
+  modelFlags: ModelFlagValues,
   engineName: (typeof ENGINE_NAMES)[number],
   strict: boolean,
   model: ModelName | undefined,
 ): Promise<Gated> {
   const journal = source.path;
   if (engineName !== "wasm") throw new UsageError("--snapshot needs the wasm engine", "gate");
-  if (isLispExprJournal(journal))
+  if (ownFormatOf(journal) !== null)
     throw new UsageError("--snapshot works on JSONL journals", "gate");
   if (snapshotPath === STDIN_ARGUMENT) {
     throw new UsageError("--snapshot names a file: the standard input (-) cannot hold one", "gate");
   }
-  if (snapshotPath === journal || snapshotPath === dagPath) {
+  if (snapshotPath === journal || Object.values(modelFlags).includes(snapshotPath)) {
     throw new UsageError(
       "--snapshot must not name the journal or the DAG file: it is overwritten",
       "gate",
@@ -228,7 +235,7 @@ async function auditWithSnapshot(
       snapshotBytes === null ? null : { bytes: snapshotBytes, journal: resumable ?? fromStart() };
     const opened = await openSnapshottingAuditor(peeked.model, resume, {
       file: journal,
-      dagPath,
+      modelFlags,
       model,
       snapshotFile: snapshotPath,
       digests: hashed?.digests,

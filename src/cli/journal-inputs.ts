@@ -1,8 +1,8 @@
 /**
  * What a command was given, made into the journals it reads: a file stands for itself (whatever
  * its name — and if it cannot be read, the command says so in its turn), `-` for the standard
- * input (a JSONL journal), and, for `statefold audit`, a directory for every `*.jsonl` and
- * `*.lisp-expr` file under it, found recursively and listed in a stable order: each directory's
+ * input (a JSONL journal), and, for `statefold audit`, a directory for every `*.jsonl` file and
+ * every file of a format a model reads itself (`*.lisp-expr`) under it, found recursively and listed in a stable order: each directory's
  * entries sorted by name (UTF-16 code units, the same on every machine and locale), depth first.
  * Every command that reads journals reads `-` through here.
  */
@@ -12,6 +12,7 @@ import { concatBytes } from "../journal/bytes.js";
 import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
 import { UsageError } from "./command.js";
+import { OWN_FORMAT_EXTENSIONS } from "./model-flags.js";
 
 export const STDIN_ARGUMENT = "-";
 const STDIN_FD = 0;
@@ -54,7 +55,8 @@ export async function oneJournalBytes(journal: OneJournal): Promise<Uint8Array> 
   return concatBytes(chunks);
 }
 
-const JOURNAL_EXTENSIONS = [".jsonl", ".lisp-expr"];
+/** JSONL, and the formats the models read themselves (`.lisp-expr`). */
+const JOURNAL_EXTENSIONS = [".jsonl", ...OWN_FORMAT_EXTENSIONS];
 
 export function journalInputs(args: readonly string[]): JournalInput[] {
   if (args.filter((arg) => arg === STDIN_ARGUMENT).length > 1)
@@ -65,7 +67,8 @@ export function journalInputs(args: readonly string[]): JournalInput[] {
     if (stats?.isDirectory() !== true) return [{ kind: "file", path: arg, bytes: sizeOf(stats) }];
     const found = journalsUnder(arg);
     if (found.length > 0) return found;
-    const message = `${arg}: expected *.jsonl or *.lisp-expr journals in the directory, found none`;
+    const patterns = JOURNAL_EXTENSIONS.map((extension) => `*${extension}`).join(" or ");
+    const message = `${arg}: expected ${patterns} journals in the directory, found none`;
     return [{ kind: "unreadable", path: arg, message }];
   });
 }

@@ -4,14 +4,13 @@
  * `statefold audit` chooses it (the header's, `--model`), then that model's wasm engine opens a
  * fresh auditor or resumes one from a snapshot (src/snapshot-format.ts).
  */
-import type { WasmEngine } from "../../bindings/index.js";
 import type { JournalDigests } from "../digest/journal-digests.js";
 import type { ResumeJournal } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
-import { JournalError } from "../journal/errors.js";
-import { readDagFile } from "../journal/index.js";
-import type { ModelName, ModelReport } from "../models/registry.js";
-import { engineNamed, executiveKernel, operationsKernel } from "./engine.js";
+import type { Model } from "../models/model.js";
+import { type ModelName, type ModelReport, modelNamed } from "../models/registry.js";
+import { modelKernel } from "./engine.js";
+import { type ModelFlagValues, modelEngineOptions } from "./model-flags.js";
 
 /** What the gate and the worker need of an auditor, whatever the model. */
 export interface SnapshottingAuditor {
@@ -24,7 +23,8 @@ export interface SnapshottingAuditor {
 export interface SnapshottingOptions {
   /** Names the journal in reports and errors. */
   readonly file: string;
-  readonly dagPath: string | undefined;
+  /** The model flags given (`--dag FILE`): the journal's model's make its engine options. */
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
   /** Names the snapshot in errors about it. */
   readonly snapshotFile: string;
@@ -48,36 +48,12 @@ export async function openSnapshottingAuditor(
   resume: ResumeFrom | null,
   options: SnapshottingOptions,
 ): Promise<SnapshottingAuditor> {
-  const { file, dagPath, snapshotFile, digests } = options;
-  const chosen = chooseModel(file, headerModel, options.model);
-  const sessionOptions = { file, snapshots: true, snapshotFile, digests };
-  if (chosen !== "dag" && dagPath !== undefined) {
-    throw new JournalError(file, `--dag is for dag journals; an ${chosen} journal needs none`);
-  }
-  switch (chosen) {
-    case "executive": {
-      const engine = await executiveKernel();
-      return resume === null
-        ? engine.openAuditor(sessionOptions)
-        : engine.resume(resume.bytes, resume.journal, sessionOptions);
-    }
-    case "operations": {
-      const engine = await operationsKernel();
-      return resume === null
-        ? engine.openAuditor(sessionOptions)
-        : engine.resume(resume.bytes, resume.journal, sessionOptions);
-    }
-    case "dag": {
-      const engine = (await engineNamed("wasm")) as WasmEngine;
-      const dag = dagPath === undefined ? null : readDagFile(dagPath);
-      const dagOptions = { ...sessionOptions, dagName: dagPath };
-      return resume === null
-        ? engine.openAuditor(dag, dagOptions)
-        : engine.resume(resume.bytes, resume.journal, dag, dagOptions);
-    }
-    default: {
-      const unreachable: never = chosen;
-      return unreachable;
-    }
-  }
+  const { file, snapshotFile, digests } = options;
+  const model: Model = modelNamed(chooseModel(file, headerModel, options.model));
+  const engineOptions = await modelEngineOptions(file, model, options.modelFlags);
+  const kernel = await modelKernel(model);
+  const sessionOptions = { ...engineOptions, file, snapshots: true, snapshotFile, digests };
+  return resume === null
+    ? kernel.openAuditor(sessionOptions)
+    : kernel.resume(resume.bytes, resume.journal, sessionOptions);
 }

@@ -4,10 +4,16 @@ import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
 import { runWatcher } from "../scale/watch-loop.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
+import {
+  givenModelFlags,
+  modelFlagOptions,
+  modelFlagsHelp,
+  modelFlagsUsage,
+} from "./model-flags.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
-const HELP = `Usage: statefold watch REDIS_URL [--queue Q] [--model NAME] [--dag FILE] [--lease S]
+const HELP = `Usage: statefold watch REDIS_URL [--queue Q] [--model NAME] ${modelFlagsUsage()} [--lease S]
                       [--max-deliveries N] [--drain] [--quiet]
 
 Audits live journals as their runtimes append them to Redis: each journal announced on the queue's
@@ -21,8 +27,7 @@ checkpoint. The runtimes' side, and the guarantees, are in docs/scale-out.md.
 Options:
   --queue Q            the queue's name (default ${DEFAULT_QUEUE})
   --model NAME         dag, operations or executive: as statefold audit --model
-  --dag FILE           the DAG for journals without a header line
-  --lease S            seconds without a heartbeat before a journal is taken over (default 30)
+${modelFlagsHelp(23, 93, false)}  --lease S            seconds without a heartbeat before a journal is taken over (default 30)
   --max-deliveries N   a journal delivered more than N times goes to the dead letters (default 5)
   --drain              exit once no live journal is announced or held by any watcher
   --quiet              no progress line (drawn on stderr only when that is a terminal)
@@ -41,7 +46,7 @@ async function runWatch(args: readonly string[], output: CliOutput): Promise<num
   const parsed = parseCommand(watchCommand, args, output, {
     queue: { type: "string", default: DEFAULT_QUEUE },
     model: { type: "string" },
-    dag: { type: "string" },
+    ...modelFlagOptions(),
     lease: { type: "string", default: "30" },
     "max-deliveries": { type: "string", default: "5" },
     drain: { type: "boolean", default: false },
@@ -61,7 +66,7 @@ async function runWatch(args: readonly string[], output: CliOutput): Promise<num
         queue: values.queue,
         leaseMs: secondsFlag("watch", "--lease", values.lease),
         maxDeliveries: integerFlag("watch", "--max-deliveries", values["max-deliveries"], 1),
-        dagPath: values.dag,
+        modelFlags: givenModelFlags(values),
         model,
         drain: values.drain,
       },

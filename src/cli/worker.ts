@@ -12,11 +12,17 @@ import {
 import { formatBytes } from "../text/format-units.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
+import {
+  givenModelFlags,
+  modelFlagOptions,
+  modelFlagsHelp,
+  modelFlagsUsage,
+} from "./model-flags.js";
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
 const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [--model NAME] [--engine NAME]
-                       [--dag FILE] [--strict] [--lease S] [--snapshot-every BYTES]
+                       ${modelFlagsUsage()} [--strict] [--lease S] [--snapshot-every BYTES]
                        [--snapshot-dir DIR] [--max-deliveries N] [--drain] [--quiet]
 
 Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does —
@@ -33,8 +39,7 @@ Options:
   --concurrency N       audit N journals at once, on N threads (default 1)
   --model NAME          dag, operations or executive: as statefold audit --model
   --engine NAME         wasm (default) or reference (audits whole, without snapshots)
-  --dag FILE            the DAG for journals without a header line
-  --strict              as statefold audit --strict (the verdicts are the same reports)
+${modelFlagsHelp(24, 93, true)}  --strict              as statefold audit --strict (the verdicts are the same reports)
   --lease S             seconds without a heartbeat before a job is taken over (default 30)
   --snapshot-every B    commit a snapshot every B bytes read (default 64M; K, M, G allowed)
   --snapshot-dir DIR    keep snapshots over 256 KiB in files in DIR (shared by the workers),
@@ -63,7 +68,7 @@ async function runWorkerCommand(args: readonly string[], output: CliOutput): Pro
     concurrency: { type: "string", default: "1" },
     model: { type: "string" },
     engine: { type: "string", default: DEFAULT_ENGINE },
-    dag: { type: "string" },
+    ...modelFlagOptions(),
     strict: { type: "boolean", default: false },
     lease: { type: "string", default: DEFAULT_LEASE_S },
     "snapshot-every": { type: "string", default: DEFAULT_SNAPSHOT_EVERY },
@@ -85,7 +90,7 @@ async function runWorkerCommand(args: readonly string[], output: CliOutput): Pro
     snapshotEveryBytes: bytesFlag("worker", "--snapshot-every", values["snapshot-every"]),
     snapshotDirectory: values["snapshot-dir"] ?? null,
     engine: oneOf("worker", "--engine", values.engine, ENGINE_NAMES),
-    dagPath: values.dag,
+    modelFlags: givenModelFlags(values),
     model,
     strict: values.strict,
     drain: values.drain,

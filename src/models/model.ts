@@ -10,10 +10,12 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
+import type { ModelCommandLine } from "../cli/model-command-line.js";
 import type { ModelReplay } from "../cli/model-replay.js";
 import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
 import type { ExploreFacet } from "../explore/facet.js";
+import type { ModelGate } from "../gate/violation.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
 import type { JsonOrigin } from "../journal/json-value-error.js";
 import type { ModelHtml } from "../report/model-html.js";
@@ -58,6 +60,12 @@ export interface Model<
   readonly text: ModelText<Report>;
   /** Its view of a journal in the HTML report, and the body of that journal's section. */
   readonly html: ModelHtml<Report>;
+  /** The `KernelOptions` its kernel takes; `loadEngine` refuses the others for it. */
+  readonly kernelOptions: readonly (keyof KernelOptions)[];
+  /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
+  readonly commandLine: ModelCommandLine<Report, Options>;
+  /** The boot gate's candidates for a refusal: the rules its report says broke. */
+  readonly gate: ModelGate<Report>;
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

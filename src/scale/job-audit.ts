@@ -2,8 +2,8 @@
  * One bulk job's journal audited as `statefold audit` audits it — the same engines, models and
  * options — with a snapshot handed to `commit` every `snapshotEveryBytes`, and resumed from the
  * last committed one when the job was taken over. Snapshots are the gate's (src/cli/
- * snapshotting-auditor.ts): the wasm engine, JSONL journals. The reference engine and .lisp-expr
- * journals are audited whole, as `audit` does; a worker that takes such a job over starts again.
+ * snapshotting-auditor.ts): the wasm engine, JSONL journals. The reference engine and journals of
+ * a format a model reads itself (.lisp-expr) are audited whole, as `audit` does; a worker that takes such a job over starts again.
  */
 import { statSync } from "node:fs";
 import {
@@ -12,9 +12,9 @@ import {
   auditJournalFile,
   headerModelReader,
 } from "../cli/engine.js";
+import { ownFormatOf } from "../cli/model-flags.js";
 import { openSnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import { JournalError } from "../journal/errors.js";
-import { isLispExprJournal } from "../journal/index.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed } from "../journal/read-descriptor.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
@@ -37,7 +37,8 @@ export async function auditJob(
   options: JobAuditOptions,
   commit: CommitSnapshot,
 ): Promise<AuditRun> {
-  if (options.engine !== "wasm" || isLispExprJournal(path)) return auditJournalFile(path, options);
+  if (options.engine !== "wasm" || ownFormatOf(path) !== null)
+    return auditJournalFile(path, options);
   if (resumeFrom === null) {
     // A journal no longer than a snapshot's worth is audited as `audit` audits it: hashing it for
     // snapshots that will not be taken started a hashing thread per journal (10× slower on small
@@ -83,7 +84,7 @@ async function auditSnapshotting(
       resumeFrom === null ? null : { bytes: resumeFrom, journal: split.prefix() },
       {
         file: path,
-        dagPath: options.dagPath,
+        modelFlags: options.modelFlags,
         model: options.model,
         snapshotFile: snapshotName,
         digests: hashed?.digests,

@@ -11,6 +11,7 @@
  * taken (the kernel finishes a journal only at its end: its rules are checked line by line).
  */
 import { createHash } from "node:crypto";
+import type { ModelFlagValues } from "../cli/model-flags.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import type { JournalDigests } from "../digest/journal-digests.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
@@ -19,9 +20,9 @@ import type { ModelName, ModelReport } from "../models/registry.js";
 import { decodeSnapshot } from "../snapshot-format.js";
 
 export interface LiveAuditOptions {
-  readonly dagPath: string | undefined;
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
-  /** The journal's bytes from its start, read as far as its first line (a dag header's DAG). */
+  /** The journal's bytes from its start, read as far as its first line (a header can be big: a dag header's DAG). */
   readonly firstLine: () => AsyncIterable<Uint8Array>;
 }
 
@@ -129,7 +130,7 @@ export class LiveAudit {
   private auditorOptions() {
     return {
       file: this.journal,
-      dagPath: this.options.dagPath,
+      modelFlags: this.options.modelFlags,
       model: this.options.model,
       snapshotFile: `${this.journal} (its live snapshot)`,
       digests: liveDigest(this.journal),

@@ -7,6 +7,7 @@
 import { hostname } from "node:os";
 import { threadId } from "node:worker_threads";
 import type { Redis } from "ioredis";
+import type { ModelFlagValues } from "../cli/model-flags.js";
 import { JournalError } from "../journal/errors.js";
 import type { ModelName } from "../models/registry.js";
 import { connectRedis } from "./connect.js";
@@ -19,7 +20,8 @@ export interface WatchOptions {
   readonly queue: string;
   readonly leaseMs: number;
   readonly maxDeliveries: number;
-  readonly dagPath: string | undefined;
+  /** The model flags given (`--dag FILE`), for the journals of their models. */
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
   /** Stop once no live journal is announced or held by any watcher. */
   readonly drain: boolean;
@@ -83,7 +85,7 @@ async function watchJournal(
     const live = await LiveAudit.open(
       journal,
       {
-        dagPath: options.dagPath,
+        modelFlags: options.modelFlags,
         model: options.model,
         firstLine: () => firstChunks(queue.redis, stream),
       },

@@ -9,6 +9,7 @@ import { threadId } from "node:worker_threads";
 import { renderJournalOutput } from "../cli/audit-printer.js";
 import type { EngineName } from "../cli/engine.js";
 import { journalInputs } from "../cli/journal-inputs.js";
+import type { ModelFlagValues } from "../cli/model-flags.js";
 import { JournalError } from "../journal/errors.js";
 import type { ModelName } from "../models/registry.js";
 import { connectRedis } from "./connect.js";
@@ -24,7 +25,8 @@ export interface WorkerOptions {
   readonly snapshotEveryBytes: number;
   readonly snapshotDirectory: string | null;
   readonly engine: EngineName;
-  readonly dagPath: string | undefined;
+  /** The model flags given (`--dag FILE`), for the journals of their models. */
+  readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
   readonly strict: boolean;
   /** Stop once no job is waiting or held by any worker (else wait for more, for ever). */
@@ -148,12 +150,12 @@ async function verdictOf(
   commit: (bytes: Uint8Array, bytesRead: number) => Promise<void>,
   told: Pick<JobAuditOptions, "onRead" | "notice">,
 ): Promise<{ readonly text: string; readonly bytes: number }> {
-  const { engine, dagPath, model, strict, snapshotEveryBytes } = options;
+  const { engine, modelFlags, model, strict, snapshotEveryBytes } = options;
   try {
     const run = await auditJob(
       location,
       snapshot,
-      { engine, dagPath, model, snapshotEveryBytes, ...told },
+      { engine, modelFlags, model, snapshotEveryBytes, ...told },
       commit,
     );
     const printer = { format: "ndjson", single: false, strict, colour: false } as const;

@@ -24,7 +24,11 @@ async function auditEverywhere(bytes: Uint8Array, model: ModelName, dagPath?: st
     for (const size of CHUNK_SIZES) {
       const chunks = chunksOf(bytes, size);
       const run = asyncOutcomeOf(() =>
-        auditJsonlStream("j.jsonl", chunks, { engine, model, dagPath }),
+        auditJsonlStream("j.jsonl", chunks, {
+          engine,
+          model,
+          modelFlags: dagPath === undefined ? {} : { dag: dagPath },
+        }),
       );
       outcomes.push(
         await run.then((outcome) =>

@@ -6,9 +6,10 @@ import type { EngineName } from "../../engine.js";
 import type { JournalFile } from "../../journal/index.js";
 import type { Engine } from "../../models/dag/engine.js";
 import { LogIntegrityError } from "../../models/dag/events.js";
+import { dagModel } from "../../models/dag/model.js";
 import type { ModelState } from "../../models/dag/state.js";
 import type { CliOutput } from "../command.js";
-import { engineNamed } from "../engine.js";
+import { modelEngine } from "../engine.js";
 import type { FoldStop } from "../model-replay.js";
 import { renderJsonList } from "../render-json.js";
 
@@ -17,7 +18,7 @@ export async function replayDag(
   engineName: EngineName,
   output: CliOutput,
 ): Promise<FoldStop | null> {
-  const engine = await engineNamed(engineName);
+  const engine = (await modelEngine(dagModel, engineName)) as Engine;
   const { state, fault } = replayUntilFault(engine, journal);
   output.stdout(renderJsonList("nodes", nodeRecords(state)));
   if (fault === null) return null;

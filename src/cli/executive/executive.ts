@@ -5,9 +5,11 @@
  * observation with its decision — so that a run recorded this way audits as conformant.
  */
 import { createInterface } from "node:readline";
+import type { WasmExecutiveEngine } from "../../../bindings/executive/index.js";
 import { JournalError } from "../../journal/errors.js";
 import { readExecutiveRunFiles } from "../../journal/index.js";
 import { type ExecutiveMachine, referenceExecutive } from "../../models/executive/index.js";
+import { executiveModel } from "../../models/executive/model.js";
 import { plural } from "../../text/format-units.js";
 import {
   type CliOutput,
@@ -17,7 +19,7 @@ import {
   parseCommand,
   UsageError,
 } from "../command.js";
-import { DEFAULT_ENGINE, ENGINE_NAMES, executiveKernel } from "../engine.js";
+import { DEFAULT_ENGINE, ENGINE_NAMES, modelKernel } from "../engine.js";
 import { STDIN_NAME } from "../journal-inputs.js";
 
 const HELP = `Usage: statefold executive <spec.json> <budget.json>
@@ -62,7 +64,9 @@ async function runExecutive(args: readonly string[], output: CliOutput): Promise
   }
   const read = readExecutiveRunFiles(specFile, budgetFile);
   const machine: ExecutiveMachine<unknown> =
-    engineName === "wasm" ? (await executiveKernel()).machine : referenceExecutive;
+    engineName === "wasm"
+      ? ((await modelKernel(executiveModel)) as WasmExecutiveEngine).machine
+      : referenceExecutive;
   const made = machine.initialState(read.spec, read.budget);
   if (!("state" in made)) throw new Error("statefold: a checked spec was refused");
   let state = made.state;

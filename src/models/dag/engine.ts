@@ -13,12 +13,9 @@ import {
   ArgumentError,
   arrayArgument,
   auditBytesArguments,
-  DAG_AUDIT_OPTIONS,
-  DAG_AUDITOR_OPTIONS,
-  dagArgument,
   type JournalBytes,
   journalBytesArgument,
-  type OptionName,
+  type OptionRules,
   optionsArgument,
 } from "../../engine-arguments.js";
 import { chooseModel } from "../../journal/choose-model.js";
@@ -30,6 +27,7 @@ import type { AuditSource } from "../journal-source.js";
 import { audit } from "./audit.js";
 import type { Dag } from "./dag.js";
 import { replay } from "./fold.js";
+import { DAG_AUDIT_OPTIONS, DAG_AUDITOR_OPTIONS, dagArgument } from "./option-rules.js";
 import type { Report } from "./report.js";
 import { madeByMakeDag } from "./reverse-edges.js";
 import type { ModelState } from "./state.js";
@@ -108,9 +106,9 @@ export function withDagArgument<Options extends AuditBytesOptions>(
   call: string,
   dag: Dag | null,
   options: unknown,
-  names: readonly OptionName[],
+  rules: OptionRules,
 ): Options {
-  const checked = optionsArgument<Options>(call, options, names);
+  const checked = optionsArgument<Options>(call, options, rules);
   if (dag === null) return checked;
   if (checked.dag !== undefined && checked.dag !== null) {
     throw new ArgumentError(call, "options.dag", "absent when the DAG is an argument", "a DAG");

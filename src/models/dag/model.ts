@@ -4,6 +4,8 @@
  */
 
 import { dagExplore } from "../../explore/dag/facet.js";
+import { dagGate } from "../../gate/dag/candidates.js";
+import { dagCommandLine } from "../../journal/dag/command-line.js";
 import { readDagHeaderField } from "../../journal/dag/header.js";
 import type { JournalFile } from "../../journal/index.js";
 import { dagHtml } from "../../report/dag/html.js";
@@ -39,4 +41,7 @@ fold applies every well-formed event, legal or not, as the librecode model does.
   },
   text: dagText,
   html: dagHtml,
+  kernelOptions: ["wasm", "flavour"],
+  commandLine: dagCommandLine,
+  gate: dagGate,
 };

@@ -4,6 +4,7 @@
  */
 
 import { executiveExplore } from "../../explore/executive/facet.js";
+import { executiveGate } from "../../gate/executive/candidates.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
 import type { OtherJournalFile } from "../../journal/index.js";
 import { executiveHtml } from "../../report/executive/html.js";
@@ -47,4 +48,7 @@ body of its snapshot (docs/models/executive.md, "State").`,
   },
   text: executiveText,
   html: executiveHtml,
+  kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+  commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
+  gate: executiveGate,
 };

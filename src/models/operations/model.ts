@@ -3,6 +3,7 @@
  * in the model registry.
  */
 import { operationsExplore } from "../../explore/operations/facet.js";
+import { operationsGate } from "../../gate/operations/candidates.js";
 import type { OtherJournalFile } from "../../journal/index.js";
 import { operationsHtml } from "../../report/operations/html.js";
 import { operationsText } from "../../report/operations/text.js";
@@ -34,4 +35,7 @@ per line, each operation with its steps and live effects (docs/models/operations
     },
     text: operationsText,
     html: operationsHtml,
+    kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+    commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
+    gate: operationsGate,
   };

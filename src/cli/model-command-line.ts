@@ -1,0 +1,46 @@
+/**
+ * What a model adds to the commands that audit (audit, gate, worker, watch): its own flags, the
+ * engine options their values make, and the journal formats it reads itself beside JSONL. Every
+ * model fills it in its manifest (src/models/<model>/model.ts); the commands build their flags
+ * from every registered model (src/cli/model-flags.ts). Nothing here reaches the registry, so a
+ * manifest may import its types.
+ */
+import type { JournalOptions, ModelEngine } from "../engine.js";
+
+/** A flag of one model's, e.g. `--dag FILE`. */
+export interface ModelFlag {
+  /** The flag without its dashes. */
+  readonly name: string;
+  /** What it takes, as the help shows it (`FILE`). */
+  readonly value: string;
+  /** What it does, in one sentence, for the help of every command that takes it. */
+  readonly help: string;
+  /** What its help adds for a command that reads the model's own formats (`ownFormats`). */
+  readonly helpWithOwnFormats?: string;
+}
+
+/**
+ * The model flags given, by name: plain strings, so that they cross to worker threads. A journal
+ * of a model is given only that model's flags (src/cli/model-flags.ts refuses the others').
+ */
+export type ModelFlagValues = Readonly<Record<string, string>>;
+
+export interface ModelCommandLine<Report, Options extends JournalOptions = JournalOptions> {
+  readonly flags: readonly ModelFlag[];
+  /** The engine options the model's flags make (their files read); none given, none made. */
+  engineOptions(given: ModelFlagValues): Promise<Omit<Options, "file">>;
+  /** Journal files the model reads itself rather than as JSONL, each by the end of its name. */
+  readonly ownFormats: readonly OwnJournalFormat<Report>[];
+}
+
+/** A journal format of one model's, read whole by its own reader and audited by either engine. */
+export interface OwnJournalFormat<Report> {
+  /** How its files' names end, e.g. `.lisp-expr`. */
+  readonly extension: string;
+  /** Reads the file and audits it with `engine`, one of the model's. */
+  audit(
+    path: string,
+    engine: ModelEngine<Report>,
+    given: ModelFlagValues,
+  ): Promise<{ readonly file: string; readonly report: Report }>;
+}
