@@ -24,8 +24,8 @@ export {
   gateViolation,
   JournalInvariantViolation,
 } from "./gate/journal-invariant-violation.js";
+export { type JournalFile, readJournalFile } from "./journal/dag/files.js";
 export { JournalError } from "./journal/errors.js";
-export { type JournalFile, readJournalFile } from "./journal/index.js";
 export { readJsonlJournal } from "./journal/jsonl.js";
 export { type HashedJournal, readFileHashed, resumableFile } from "./journal/read-descriptor.js";
 export type { HashedPrefix, ResumableFile, SkippedPrefix } from "./journal/resumable-file.js";

@@ -10,6 +10,7 @@
 
 import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
+import { ownFormatOf } from "../src/journal/model-inputs.js";
 import { peekModel } from "../src/journal/peek-model.js";
 import type { Model } from "../src/models/model.js";
 import { type ModelName, type ModelReport, modelNamed } from "../src/models/registry.js";
@@ -17,7 +18,7 @@ import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
 import type { JournalView } from "../src/report/views.js";
-import { type AuditedInPage, chunksOf, isLispExpr, type PageAudit } from "./page-audit.js";
+import { type AuditedInPage, chunksOf, type PageAudit } from "./page-audit.js";
 import { PAGE_AUDITS } from "./page-audits.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
@@ -63,13 +64,10 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 /** The model picked on the page or named by the header: both, and different, is an error naming both. */
 async function modelOf({ journal, model }: AuditRequest): Promise<ModelName> {
   const picked = model ?? undefined;
-  if (isLispExpr(journal)) {
-    return chooseModel(
-      journal.name,
-      "dag",
-      picked,
-      `${MODEL_CHOICE}; a .lisp-expr journal is a dag journal`,
-    );
+  const own = ownFormatOf(journal.name);
+  if (own !== null) {
+    const givenAs = `${MODEL_CHOICE}; a ${own.format.extension} journal is a ${own.model.name} journal`;
+    return chooseModel(journal.name, own.model.name as ModelName, picked, givenAs);
   }
   const header = await peekModel(chunksOf(journal), journal.name);
   return chooseModel(journal.name, header.model, picked, MODEL_CHOICE);

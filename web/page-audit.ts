@@ -110,7 +110,3 @@ export async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {
 export async function bytesOf(file: File): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
-
-export function isLispExpr(file: File): boolean {
-  return file.name.endsWith(".lisp-expr");
-}

@@ -7,6 +7,7 @@
  */
 import { statSync, writeFileSync } from "node:fs";
 import { JournalError } from "../journal/errors.js";
+import type { ModelFlagValues } from "../journal/model-command-line.js";
 import { gatherJournalView, verdictsOnlyView } from "../report/gather-journal-view.js";
 import { renderHtmlReport } from "../report/render-html-report.js";
 import type { ReportedJournal, UnreadableJournal } from "../report/views.js";
@@ -16,7 +17,8 @@ import { writeFailureReason } from "./file-sink.js";
 import { packageVersion } from "./version.js";
 
 export interface AuditHtmlOptions {
-  readonly dagPath: string | undefined;
+  /** The models' flags given (`--dag FILE`): their files are inputs too. */
+  readonly modelFlags: ModelFlagValues;
   readonly strict: boolean;
   /** The paths the audit was given (journals, directories, `-`), besides the files it read. */
   readonly inputs: readonly string[];
@@ -33,7 +35,7 @@ export async function writeAuditHtml(
   const files = journals
     .map((journal) => journal.file)
     .filter((file) => file !== options.stdinName);
-  const inputs = [...options.inputs, ...files, options.dagPath];
+  const inputs = [...options.inputs, ...files, ...Object.values(options.modelFlags)];
   refuseToOverwriteAnInput(target, inputs);
   const views: ReportedJournal[] = [];
   // One journal at a time: each is read whole, so memory is bounded by the largest, not the sum.
@@ -48,7 +50,7 @@ export async function writeAuditHtml(
             journal,
             "The journal came from standard input, which cannot be read twice",
           )
-        : await gatherJournalView(journal, { dagPath: options.dagPath }),
+        : await gatherJournalView(journal, options.modelFlags),
     );
   }
   const html = renderHtmlReport(views, {

@@ -134,7 +134,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
   if (values.html !== undefined) {
     const { strict } = values;
     // The HTML report reads the dag model's flag itself (src/cli/audit-html.ts).
-    const options = { dagPath: modelFlags.dag, strict, inputs: journals, stdinName: STDIN_NAME };
+    const options = { modelFlags, strict, inputs: journals, stdinName: STDIN_NAME };
     // The report's views are loaded only for a report: an audit without one starts ~90 ms sooner.
     const { writeAuditHtml } = await import("./audit-html.js");
     await writeAuditHtml(values.html, reported, options);

@@ -3,23 +3,19 @@
  * here, and the engine and the model are parameters, not second code paths in the commands. A
  * JSONL journal's header is read first and decides its model (with `--model`, which must agree);
  * the journal then streams, in chunks, to that model's engine. A journal in a format a model
- * reads itself (src/cli/model-command-line.ts) is that model's, read whole by its reader and
+ * reads itself (src/journal/model-command-line.ts) is that model's, read whole by its reader and
  * audited by either engine.
  */
 import { statSync } from "node:fs";
 import type { EngineName, JournalOptions, ModelEngine } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
+import { ownFormatOf, refuseForeignFlags } from "../journal/model-inputs.js";
 import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Model } from "../models/model.js";
 import { DEFAULT_MODEL, type ModelName, type ModelReport, modelNamed } from "../models/registry.js";
-import {
-  type ModelFlagValues,
-  modelEngineOptions,
-  ownFormatOf,
-  refuseForeignFlags,
-} from "./model-flags.js";
+import { type ModelFlagValues, modelEngineOptions } from "./model-flags.js";
 
 export type { EngineName } from "../engine.js";
 export const ENGINE_NAMES = ["wasm", "reference"] as const satisfies readonly EngineName[];

@@ -6,7 +6,7 @@
  * what the report says.
  */
 import { statSync } from "node:fs";
-import { JournalError, readAnyJournalFile } from "../journal/index.js";
+import { type AnyJournalFile, JournalError, readAnyJournalFile } from "../journal/index.js";
 import type { Model } from "../models/model.js";
 import { modelNamed } from "../models/registry.js";
 import type { EntriesReadAgain, FindingNumbers } from "../report/model-text.js";
@@ -24,12 +24,15 @@ export async function findingNumbersOf({ file, report }: AuditedJournal): Promis
   return model.text.findingNumbers(report, () => readAgain(file, report));
 }
 
-function readAgain(file: string, report: AuditedJournal["report"]): EntriesReadAgain | null {
+async function readAgain(
+  file: string,
+  report: AuditedJournal["report"],
+): Promise<EntriesReadAgain | null> {
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined || tooLargeForContext(bytes) !== null) return null;
-  let journal: ReturnType<typeof readAnyJournalFile>;
+  let journal: AnyJournalFile;
   try {
-    journal = readAnyJournalFile(file, { model: report.model });
+    journal = await readAnyJournalFile(file, { model: report.model });
   } catch (error) {
     if (error instanceof JournalError) return null;
     throw error;

@@ -4,6 +4,7 @@ import {
   type JournalInvariantViolation,
 } from "../gate/journal-invariant-violation.js";
 import { JournalError } from "../journal/errors.js";
+import { ownFormatOf } from "../journal/model-inputs.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
@@ -39,7 +40,6 @@ import {
   modelFlagOptions,
   modelFlagsHelp,
   modelFlagsUsage,
-  ownFormatOf,
 } from "./model-flags.js";
 import { renderJson } from "./render-json.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "./snapshotting-auditor.js";

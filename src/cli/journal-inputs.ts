@@ -9,10 +9,10 @@
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { concatBytes } from "../journal/bytes.js";
+import { OWN_FORMAT_EXTENSIONS } from "../journal/model-inputs.js";
 import { readDescriptorChunks } from "../journal/read-descriptor.js";
 import { readFileBytes } from "../journal/read-file-bytes.js";
 import { UsageError } from "./command.js";
-import { OWN_FORMAT_EXTENSIONS } from "./model-flags.js";
 
 export const STDIN_ARGUMENT = "-";
 const STDIN_FD = 0;

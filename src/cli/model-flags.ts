@@ -1,18 +1,14 @@
 /**
- * The models' own flags and journal formats (src/cli/model-command-line.ts), gathered from the
+ * The models' own flags and journal formats (src/journal/model-command-line.ts), gathered from the
  * registry for the commands that audit: every command takes every registered model's flags, and
  * a journal is given only its own model's.
  */
-import { JournalError } from "../journal/errors.js";
+import type { ModelFlagValues } from "../journal/model-command-line.js";
+import { MODEL_FLAGS, refuseForeignFlags } from "../journal/model-inputs.js";
 import type { Model } from "../models/model.js";
 import { MODELS } from "../models/registry.js";
-import type { ModelFlag, ModelFlagValues, OwnJournalFormat } from "./model-command-line.js";
 
-export type { ModelFlagValues } from "./model-command-line.js";
-
-const MODEL_FLAGS: readonly { readonly model: Model; readonly flag: ModelFlag }[] = MODELS.flatMap(
-  (model: Model) => model.commandLine.flags.map((flag) => ({ model, flag })),
-);
+export type { ModelFlagValues } from "../journal/model-command-line.js";
 
 /** Every model flag as `parseArgs` options: each takes a value. */
 export function modelFlagOptions(): Record<string, { readonly type: "string" }> {
@@ -70,19 +66,6 @@ export function modelEngineOptions(
   return model.commandLine.engineOptions(given);
 }
 
-/** A journal of one model has no use for another's flags: given one, it is refused. */
-export function refuseForeignFlags(file: string, model: Model, given: ModelFlagValues): void {
-  const foreign = MODEL_FLAGS.find(
-    ({ model: owner, flag }) => owner !== model && flag.name in given,
-  );
-  if (foreign === undefined) return;
-  const { flag, model: owner } = foreign;
-  throw new JournalError(
-    file,
-    `--${flag.name} is for ${owner.name} journals; an ${model.name} journal needs none`,
-  );
-}
-
 /** Reads the files the given flags name once: one error for a bad file, not one per journal. */
 export async function readModelFlagFiles(given: ModelFlagValues): Promise<void> {
   for (const model of MODELS as readonly Model[]) {
@@ -91,19 +74,3 @@ export async function readModelFlagFiles(given: ModelFlagValues): Promise<void> 
     }
   }
 }
-
-/** The model that reads this journal file itself, and how; null for a JSONL journal. */
-export function ownFormatOf(
-  path: string,
-): { readonly model: Model; readonly format: OwnJournalFormat<unknown> } | null {
-  for (const model of MODELS as readonly Model[]) {
-    const format = model.commandLine.ownFormats.find((own) => path.endsWith(own.extension));
-    if (format !== undefined) return { model, format };
-  }
-  return null;
-}
-
-/** The name endings of the journal files the models read themselves (`.lisp-expr`). */
-export const OWN_FORMAT_EXTENSIONS: readonly string[] = MODELS.flatMap((model: Model) =>
-  model.commandLine.ownFormats.map((format) => format.extension),
-);

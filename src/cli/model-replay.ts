@@ -4,11 +4,11 @@
  * of the model comes (a process replaying a dag journal loads no other model's machine).
  */
 import type { EngineName } from "../engine.js";
-import type { JournalFile, OtherJournalFile } from "../journal/index.js";
+import type { AnyJournalFile } from "../journal/index.js";
 import type { CliOutput } from "./command.js";
 
 /** A journal as replay reads it, of any model. */
-export type ReplayedJournal = JournalFile | OtherJournalFile;
+export type ReplayedJournal = AnyJournalFile;
 
 /** What stopped a fold: the entry's index, the integrity reason and its message. */
 export interface FoldStop {

@@ -20,6 +20,7 @@ import {
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
 import { wordList } from "./help-columns.js";
 import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
+import { givenModelFlags } from "./model-flags.js";
 
 const OPTION_INDENT = " ".repeat(17);
 
@@ -77,8 +78,8 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   const modelAsked: ModelName | undefined =
     values.model === undefined ? undefined : oneOf("replay", "--model", values.model, MODEL_NAMES);
   const source = oneJournal(path);
-  const journal = readAnyJournal(source.path, await oneJournalBytes(source), {
-    dagPath: values.dag,
+  const journal = await readAnyJournal(source.path, await oneJournalBytes(source), {
+    modelFlags: givenModelFlags(values),
     model: modelAsked,
   });
   if (journal.tornTail !== null) {

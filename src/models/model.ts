@@ -10,7 +10,6 @@
  */
 
 import type { KernelFlavour, KernelSource } from "../../bindings/kernel.js";
-import type { ModelCommandLine } from "../cli/model-command-line.js";
 import type { ModelReplay } from "../cli/model-replay.js";
 import type { ModelCommand } from "../cli/run-cli.js";
 import type { JournalOptions, ModelEngine } from "../engine.js";
@@ -18,6 +17,7 @@ import type { ExploreFacet } from "../explore/facet.js";
 import type { ModelGate } from "../gate/violation.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
 import type { JsonOrigin } from "../journal/json-value-error.js";
+import type { ModelCommandLine } from "../journal/model-command-line.js";
 import type { ModelHtml } from "../report/model-html.js";
 import type { ModelText } from "../report/model-text.js";
 import type { AnyReport } from "./report-frame.js";

@@ -12,7 +12,8 @@
  * come from the streaming audit, whatever the size.
  */
 import { statSync } from "node:fs";
-import { JournalError, type ReadJournalOptions, readAnyJournalFile } from "../journal/index.js";
+import { JournalError, readAnyJournalFile } from "../journal/index.js";
+import type { ModelFlagValues } from "../journal/model-command-line.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Model } from "../models/model.js";
 import { type ModelReport, modelNamed } from "../models/registry.js";
@@ -24,7 +25,7 @@ export { CONTEXT_JOURNAL_BYTES_MAX, verdictsOnlyView } from "./verdicts-only-vie
 
 export async function gatherJournalView(
   audited: { readonly file: string; readonly report: ModelReport },
-  options: ReadJournalOptions,
+  modelFlags: ModelFlagValues,
 ): Promise<JournalView> {
   const { file, report } = audited;
   const verdictsOnly = (why: string) => verdictsOnlyView(audited, why);
@@ -33,7 +34,7 @@ export async function gatherJournalView(
   const tooLarge = tooLargeForContext(bytes);
   if (tooLarge !== null) return verdictsOnly(tooLarge);
   try {
-    const journal = readAnyJournalFile(file, { ...options, model: report.model });
+    const journal = await readAnyJournalFile(file, { modelFlags, model: report.model });
     if (journal.model !== report.model) {
       return verdictsOnly("The journal is not of the model it was audited as any more");
     }

@@ -43,6 +43,6 @@ export interface ModelText<Report extends AnyReport> {
    */
   findingNumbers?(
     report: Report,
-    readAgain: () => EntriesReadAgain | null,
+    readAgain: () => Promise<EntriesReadAgain | null>,
   ): Promise<FindingNumbers>;
 }

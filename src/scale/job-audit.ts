@@ -12,9 +12,9 @@ import {
   auditJournalFile,
   headerModelReader,
 } from "../cli/engine.js";
-import { ownFormatOf } from "../cli/model-flags.js";
 import { openSnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import { JournalError } from "../journal/errors.js";
+import { ownFormatOf } from "../journal/model-inputs.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed } from "../journal/read-descriptor.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";

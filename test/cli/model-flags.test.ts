@@ -5,12 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { modelEngine, modelKernel } from "../../src/cli/engine.js";
-import {
-  givenModelFlags,
-  modelFlagsHelp,
-  ownFormatOf,
-  refuseForeignFlags,
-} from "../../src/cli/model-flags.js";
+import { givenModelFlags, modelFlagsHelp } from "../../src/cli/model-flags.js";
+import { ownFormatOf, refuseForeignFlags } from "../../src/journal/model-inputs.js";
 import type { Model } from "../../src/models/model.js";
 import { MODELS } from "../../src/models/registry.js";
 import { statefoldInProcess } from "./cli-process.js";

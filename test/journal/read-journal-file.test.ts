@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { JournalError, readDagOf, readJournalFile } from "../../src/journal/index.js";
+import { readDagOf, readJournalFile } from "../../src/journal/dag/files.js";
+import { JournalError } from "../../src/journal/index.js";
 import { testTempDir } from "../support/temp-dirs.js";
 
 const NODES = [

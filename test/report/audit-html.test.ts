@@ -151,7 +151,7 @@ describe("statefold audit --html", () => {
 });
 
 describe("writeAuditHtml", () => {
-  const options = { dagPath: undefined, strict: false, inputs: [] };
+  const options = { modelFlags: {}, strict: false, inputs: [] };
 
   it("gives a journal read from standard input only its verdicts", async () => {
     const report = await referenceEngine.auditBytes(null, readFileSync(join(REPO_ROOT, DIAMOND)));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { readJournalFile } from "../../src/journal/dag/files.js";
 import { dagOfHeader } from "../../src/journal/dag/header.js";
-import { readJournalFile } from "../../src/journal/index.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
 import { referenceEngine } from "../../src/models/dag/engine.js";
 import { audit, type Dag, dagLayers, INVARIANT_NAMES } from "../../src/models/dag/index.js";

@@ -16,7 +16,6 @@ import type { KernelOptions } from "../../src/models/model.js";
 import {
   bytesOf,
   chunksOf,
-  isLispExpr,
   kernelBuild,
   type PageAudit,
   type Post,
@@ -99,4 +98,8 @@ async function readJsonlAgain(
   const read = readJsonlJournal(await bytesOf(journal), journal.name);
   const header = dagOfHeader(read.header);
   return { ...read, fields: chooseDag(journal.name, header, given, read.missingHeader) };
+}
+
+function isLispExpr(file: File): boolean {
+  return file.name.endsWith(".lisp-expr");
 }

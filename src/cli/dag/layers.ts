@@ -1,4 +1,4 @@
-import { readDagOf } from "../../journal/index.js";
+import { readDagOf } from "../../journal/dag/files.js";
 import { dagLayers } from "../../models/dag/dag.js";
 import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "../command.js";
 import { oneJournal, oneJournalBytes } from "../journal-inputs.js";

@@ -3,7 +3,8 @@
  * well-formed event, legal or not; a log-integrity error stops it.
  */
 import type { EngineName } from "../../engine.js";
-import type { JournalFile } from "../../journal/index.js";
+import type { AnyJournalFile } from "../../journal/index.js";
+import type { Dag } from "../../models/dag/dag.js";
 import type { Engine } from "../../models/dag/engine.js";
 import { LogIntegrityError } from "../../models/dag/events.js";
 import { dagModel } from "../../models/dag/model.js";
@@ -14,7 +15,7 @@ import type { FoldStop } from "../model-replay.js";
 import { renderJsonList } from "../render-json.js";
 
 export async function replayDag(
-  journal: JournalFile,
+  journal: AnyJournalFile,
   engineName: EngineName,
   output: CliOutput,
 ): Promise<FoldStop | null> {
@@ -29,14 +30,14 @@ export async function replayDag(
 /** The fold over the whole journal, or, at a log-integrity error, over the events before it. */
 function replayUntilFault(
   engine: Engine,
-  journal: JournalFile,
+  journal: AnyJournalFile,
 ): { state: ModelState; fault: LogIntegrityError | null } {
   try {
-    return { state: engine.replay(journal.dag, journal.events), fault: null };
+    return { state: engine.replay(journal.fields as Dag, journal.events), fault: null };
   } catch (error) {
     if (!(error instanceof LogIntegrityError)) throw error;
     const before = journal.events.slice(0, error.index);
-    return { state: engine.replay(journal.dag, before), fault: error };
+    return { state: engine.replay(journal.fields as Dag, before), fault: error };
   }
 }
 

@@ -7,7 +7,7 @@
 import { createInterface } from "node:readline";
 import type { WasmExecutiveEngine } from "../../../bindings/executive/index.js";
 import { JournalError } from "../../journal/errors.js";
-import { readExecutiveRunFiles } from "../../journal/index.js";
+import { readExecutiveRunFiles } from "../../journal/executive/files.js";
 import { type ExecutiveMachine, referenceExecutive } from "../../models/executive/index.js";
 import { executiveModel } from "../../models/executive/model.js";
 import { plural } from "../../text/format-units.js";

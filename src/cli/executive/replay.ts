@@ -6,7 +6,7 @@
 
 import type { WasmExecutiveEngine } from "../../../bindings/executive/index.js";
 import type { EngineName } from "../../engine.js";
-import type { OtherJournalFile } from "../../journal/index.js";
+import type { AnyJournalFile } from "../../journal/index.js";
 import { replayObservations } from "../../models/executive/audit.js";
 import { executiveRunOf } from "../../models/executive/engine.js";
 import { referenceExecutive } from "../../models/executive/machine.js";
@@ -16,7 +16,7 @@ import { modelKernel } from "../engine.js";
 import type { FoldStop } from "../model-replay.js";
 
 export async function replayExecutive(
-  journal: OtherJournalFile,
+  journal: AnyJournalFile,
   engineName: EngineName,
   output: CliOutput,
 ): Promise<FoldStop | null> {

@@ -4,7 +4,7 @@
  * runtime checked through a driver ("Refinement"); and the exploration `npm run bench` measures.
  */
 import { loadEngine, type WasmEngine } from "../../../bindings/dag/engine.js";
-import { readDagFile } from "../../journal/index.js";
+import { readDagFile } from "../../journal/dag/files.js";
 import { audit } from "../../models/dag/audit.js";
 import type { Dag } from "../../models/dag/dag.js";
 import { replay } from "../../models/dag/fold.js";

@@ -8,7 +8,7 @@ import {
   loadExecutiveEngine,
   type WasmExecutiveEngine,
 } from "../../../bindings/executive/engine.js";
-import { readExecutiveRunFiles } from "../../journal/index.js";
+import { readExecutiveRunFiles } from "../../journal/executive/files.js";
 import {
   auditExecutive,
   type ExecutiveRun,

@@ -5,9 +5,9 @@
  * when first used: a browser page that loads the registry never fetches them.
  */
 
-import type { ModelCommandLine, ModelFlagValues } from "../../cli/model-command-line.js";
 import type { AuditBytesOptions, Engine } from "../../models/dag/engine.js";
 import type { Report } from "../../models/dag/report.js";
+import type { ModelCommandLine, ModelFlagValues } from "../model-command-line.js";
 
 export const dagCommandLine: ModelCommandLine<Report, AuditBytesOptions> = {
   flags: [
@@ -21,14 +21,26 @@ export const dagCommandLine: ModelCommandLine<Report, AuditBytesOptions> = {
   async engineOptions(given) {
     const dagPath = given.dag;
     if (dagPath === undefined) return {};
-    const { readDagFile } = await import("../index.js");
+    const { readDagFile } = await import("./files.js");
     return { dag: readDagFile(dagPath), dagName: dagPath };
+  },
+  async journalFields(journal, file, given) {
+    const [{ readDagFile }, { chooseDag }, { dagOfHeader }] = await Promise.all([
+      import("./files.js"),
+      import("./choose-dag.js"),
+      import("./header.js"),
+    ]);
+    const dagPath = given.dag;
+    const dag = dagPath === undefined ? null : { dag: readDagFile(dagPath), name: dagPath };
+    return chooseDag(file, dagOfHeader(journal.header), dag, journal.missingHeader);
   },
   ownFormats: [
     {
       extension: ".lisp-expr",
+      read: async (bytes, path) =>
+        (await import("./lisp-expr.js")).readLispExprJournal(bytes, path),
       async audit(path, engine, given: ModelFlagValues) {
-        const { readJournalFile } = await import("../index.js");
+        const { readJournalFile } = await import("./files.js");
         const { file, dag, events, lines, tornTail } = readJournalFile(path, {
           dagPath: given.dag,
         });

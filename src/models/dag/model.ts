@@ -7,7 +7,7 @@ import { dagExplore } from "../../explore/dag/facet.js";
 import { dagGate } from "../../gate/dag/candidates.js";
 import { dagCommandLine } from "../../journal/dag/command-line.js";
 import { readDagHeaderField } from "../../journal/dag/header.js";
-import type { JournalFile } from "../../journal/index.js";
+import type { AnyJournalFile } from "../../journal/index.js";
 import { dagHtml } from "../../report/dag/html.js";
 import { dagText } from "../../report/dag/text.js";
 import type { Model } from "../model.js";
@@ -36,7 +36,7 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
 node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
 fold applies every well-formed event, legal or not, as the librecode model does.`,
     onKernel: true,
-    print: async (journal: JournalFile, engine, output) =>
+    print: async (journal: AnyJournalFile, engine, output) =>
       (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
   },
   text: dagText,

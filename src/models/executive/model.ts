@@ -6,7 +6,7 @@
 import { executiveExplore } from "../../explore/executive/facet.js";
 import { executiveGate } from "../../gate/executive/candidates.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
-import type { OtherJournalFile } from "../../journal/index.js";
+import type { AnyJournalFile } from "../../journal/index.js";
 import { executiveHtml } from "../../report/executive/html.js";
 import { executiveText } from "../../report/executive/text.js";
 import type { Model } from "../model.js";
@@ -43,12 +43,17 @@ executive journal: the state the machine reaches when every observation is repla
 it, the recorded decisions aside — {"version","spec","status","seq","now","frames",...}, the
 body of its snapshot (docs/models/executive.md, "State").`,
     onKernel: true,
-    print: async (journal: OtherJournalFile, engine, output) =>
+    print: async (journal: AnyJournalFile, engine, output) =>
       (await import("../../cli/executive/replay.js")).replayExecutive(journal, engine, output),
   },
   text: executiveText,
   html: executiveHtml,
   kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-  commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
+  commandLine: {
+    flags: [],
+    engineOptions: async () => ({}),
+    ownFormats: [],
+    journalFields: async (journal) => journal.header?.fields ?? null,
+  },
   gate: executiveGate,
 };

@@ -4,7 +4,7 @@
  */
 import { operationsExplore } from "../../explore/operations/facet.js";
 import { operationsGate } from "../../gate/operations/candidates.js";
-import type { OtherJournalFile } from "../../journal/index.js";
+import type { AnyJournalFile } from "../../journal/index.js";
 import { operationsHtml } from "../../report/operations/html.js";
 import { operationsText } from "../../report/operations/text.js";
 import type { Model } from "../model.js";
@@ -30,12 +30,17 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
 operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
 per line, each operation with its steps and live effects (docs/models/operations.md).`,
       onKernel: false,
-      print: async (journal: OtherJournalFile, _engine, output) =>
+      print: async (journal: AnyJournalFile, _engine, output) =>
         (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
     },
     text: operationsText,
     html: operationsHtml,
     kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-    commandLine: { flags: [], engineOptions: async () => ({}), ownFormats: [] },
+    commandLine: {
+      flags: [],
+      engineOptions: async () => ({}),
+      ownFormats: [],
+      journalFields: async (journal) => journal.header?.fields ?? null,
+    },
     gate: operationsGate,
   };

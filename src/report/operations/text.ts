@@ -40,11 +40,11 @@ const NONE: FindingNumbers = new Map();
  */
 async function findingNumbers(
   report: OperationsReport,
-  readAgain: () => EntriesReadAgain | null,
+  readAgain: () => Promise<EntriesReadAgain | null>,
 ): Promise<FindingNumbers> {
   const { buildOperationsView, REASONS_WITH_NUMBERS } = await import("./view.js");
   if (!report.legality.first.some((entry) => REASONS_WITH_NUMBERS.has(entry.reason))) return NONE;
-  const journal = readAgain();
+  const journal = await readAgain();
   if (journal === null) return NONE;
   const { file, entries: records, lines } = journal;
   const view = buildOperationsView({ file, report, records, lines }, new Map());

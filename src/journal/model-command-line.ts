@@ -6,6 +6,7 @@
  * manifest may import its types.
  */
 import type { JournalOptions, ModelEngine } from "../engine.js";
+import type { Journal } from "./journal.js";
 
 /** A flag of one model's, e.g. `--dag FILE`. */
 export interface ModelFlag {
@@ -31,12 +32,19 @@ export interface ModelCommandLine<Report, Options extends JournalOptions = Journ
   engineOptions(given: ModelFlagValues): Promise<Omit<Options, "file">>;
   /** Journal files the model reads itself rather than as JSONL, each by the end of its name. */
   readonly ownFormats: readonly OwnJournalFormat<Report>[];
+  /**
+   * The model's own fields a journal read whole is audited with, for the views that read it
+   * again: its header's as the model read them, or what its flags give (a dag's chosen DAG).
+   */
+  journalFields(journal: Journal, file: string, given: ModelFlagValues): Promise<unknown>;
 }
 
 /** A journal format of one model's, read whole by its own reader and audited by either engine. */
 export interface OwnJournalFormat<Report> {
   /** How its files' names end, e.g. `.lisp-expr`. */
   readonly extension: string;
+  /** Reads such a file's bytes whole into its entries, named `path` in errors. */
+  read(bytes: Uint8Array, path: string): Promise<Journal>;
   /** Reads the file and audits it with `engine`, one of the model's. */
   audit(
     path: string,
