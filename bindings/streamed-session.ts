@@ -1,7 +1,8 @@
 /**
- * A journal streamed through a model's kernel, chunk by chunk: what the `operations` and
- * `executive` engines' auditors share. Bytes are held back until line 1 is complete, so the model can tell its header before the kernel starts; then every chunk is
- * copied into the kernel's line buffer as room allows. With snapshots on, the session also
+ * A journal streamed through a model's kernel, chunk by chunk: what every model's WebAssembly
+ * auditor shares. Bytes are held back until line 1 is complete, so the model can tell its header
+ * (and what it audits against) before the kernel starts; then every chunk is copied into the
+ * kernel's line buffer as room allows. With snapshots on, the session also
  * hashes the journal's complete lines — the prefix a snapshot covers — and can take a snapshot
  * of the kernel's state, or continue from one. A model's session says how it starts, what its
  * snapshot body holds and how it is restored, and how its report is read.
@@ -38,7 +39,8 @@ export interface StreamingKernel {
   isHeaderPending(): number;
   resumeJsonlAt(offset: number, line: number, header: number): void;
   readonly LINE_BYTES_MAX: WebAssembly.Global;
-  readonly REPORT_LIMIT_LINE: WebAssembly.Global;
+  /** Where the report block says on which line a limit was met; absent when it does not (the dag's). */
+  readonly REPORT_LIMIT_LINE?: WebAssembly.Global;
 }
 
 /** The kernel, and which journal holds it: a session started since makes older ones stale. */
@@ -71,10 +73,40 @@ export interface StreamedAuditor<Report> {
 const LIMIT_NONE = 0;
 const LIMIT_LINE_LENGTH = 2;
 
+/** A kernel's limit code (not none) as an error naming the journal, and its line where the kernel says. */
+export function limitError(
+  kernel: StreamingKernel,
+  file: string,
+  limit: number,
+  memoryMessage: string,
+): JournalError {
+  let line = 0;
+  if (kernel.REPORT_LIMIT_LINE !== undefined) {
+    const at = kernel.reportPointer() + (kernel.REPORT_LIMIT_LINE.value as number);
+    line = new DataView(kernel.memory.buffer).getFloat64(at, true);
+  }
+  const lineBytesMax = (kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
+  return new JournalError(
+    file,
+    limit === LIMIT_LINE_LENGTH
+      ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
+      : memoryMessage,
+    line > 0 ? line : undefined,
+  );
+}
+
+/** A body's fields that are the model's own. */
+type ModelFields<Body extends SnapshotBody> = Omit<Body, keyof SnapshotPrefix | "model">;
+
+/**
+ * A model's streamed session. `Leading` names the model's body fields the format puts before
+ * `started` (the dag's DAG), which `leadingFields` gives; `stateFields` gives the others.
+ */
 export abstract class StreamedSession<
   K extends StreamingKernel,
   Report,
   Body extends SnapshotBody,
+  Leading extends keyof ModelFields<Body> = never,
 > {
   protected readonly kernel: K;
   protected readonly file: string;
@@ -97,14 +129,32 @@ export abstract class StreamedSession<
 
   /** The model the session audits, as its snapshot bodies name it. */
   protected abstract readonly model: Body["model"];
-  /** Line 1 (or all the input, when it ended first): tell the header, begin the kernel's journal. */
-  protected abstract begin(firstLine: Uint8Array): void;
+  /**
+   * Line 1 (`complete` when with its line feed; all the input, when it ended first): tell the
+   * header, begin the kernel's journal. Answers how many of line 1's bytes the kernel took as
+   * read without being fed them (a header it read itself), 0 when it is to be fed all.
+   */
+  protected abstract begin(firstLine: Uint8Array, complete: boolean): number;
   /** The kernel's state over the complete lines, as the body's model-specific fields. */
-  protected abstract stateFields(): Omit<Body, keyof SnapshotPrefix | "model">;
+  protected abstract stateFields(): Omit<ModelFields<Body>, Leading>;
   /** The model-specific fields of a body taken before the kernel started. */
-  protected abstract emptyStateFields(): Omit<Body, keyof SnapshotPrefix | "model">;
-  /** Begins the kernel's journal from a snapshot's state (the prefix already checked). */
-  protected abstract restoreState(body: Body, snapshotFile: string): void;
+  protected abstract emptyStateFields(): Omit<ModelFields<Body>, Leading>;
+  /** The body's `Leading` fields, in a snapshot taken after the kernel started or before. */
+  protected leadingFields?(started: boolean): Pick<Body, Leading>;
+  /**
+   * Takes from a snapshot, before the journal is read, what the model needs beyond the kernel's
+   * state; answers a hold to fill with the journal's first line when restoring needs that line.
+   */
+  protected resumeWith?(body: Body, snapshotFile: string): FirstLineHold | null;
+  /**
+   * Begins the kernel's journal from a snapshot's state (the prefix already checked); `firstLine`
+   * is the hold `resumeWith` answered, filled.
+   */
+  protected abstract restoreState(
+    body: Body,
+    snapshotFile: string,
+    firstLine: FirstLineHold | null,
+  ): void;
   protected abstract readReport(): Report;
   /** What a journal that outgrows the module's memory is told. */
   protected abstract readonly memoryMessage: string;
@@ -134,6 +184,7 @@ export abstract class StreamedSession<
     if (this.held !== null) {
       return encodeSnapshot({
         model: this.model,
+        ...this.leadingFields?.(false),
         started: false,
         headerPending: false,
         prefix: { bytes: 0, nextLine: 1, sha256: sha256().hex() },
@@ -145,6 +196,7 @@ export abstract class StreamedSession<
     const state = this.stateFields();
     return encodeSnapshot({
       model: this.model,
+      ...this.leadingFields?.(true),
       started: true,
       headerPending: this.kernel.isHeaderPending() !== 0,
       prefix: {
@@ -176,31 +228,47 @@ export abstract class StreamedSession<
       this.model,
       snapshotFile,
     ) as unknown as Body; // the body of this session's model
+    const firstLine = this.resumeWith?.(body, snapshotFile) ?? null;
     await resumeAfterPrefix({
       journal,
       covered: body.prefix,
       file: this.file,
-      firstLine: null,
+      firstLine,
       digest: this.prefix,
-      restore: (digest) => this.restore(body, digest, snapshotFile),
+      restore: (digest) => this.restore(body, digest, snapshotFile, firstLine),
       write: (chunk) => this.write(chunk),
     });
     return this;
   }
 
-  private restore(body: Body, digest: PrefixDigest | null, snapshotFile: string): void {
+  private restore(
+    body: Body,
+    digest: PrefixDigest | null,
+    snapshotFile: string,
+    firstLine: FirstLineHold | null,
+  ): void {
     this.prefix = digest;
     this.resumedAt = body.prefix.bytes;
     if (!body.started) return; // nothing was audited yet: audit from the start
     this.held = null;
-    this.restoreState(body, snapshotFile);
+    this.restoreState(body, snapshotFile, firstLine);
     this.kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
   }
 
+  /** Begins the kernel with line 1, then feeds what was held but the bytes it took as read. */
   private start(held: FirstLineHold): void {
+    const firstLine = held.firstLine();
+    let skip = this.begin(firstLine, held.complete);
     this.held = null;
-    this.begin(held.firstLine());
-    for (const chunk of held.chunks) this.feed(chunk);
+    if (skip === 0) {
+      for (const chunk of held.chunks) this.feed(chunk);
+      return;
+    }
+    this.prefix?.advance(firstLine, skip);
+    for (const chunk of held.chunks) {
+      if (skip < chunk.length) this.feed(chunk.subarray(skip));
+      skip = Math.max(0, skip - chunk.length);
+    }
   }
 
   private assertCurrent(): void {
@@ -225,17 +293,6 @@ export abstract class StreamedSession<
 
   /** Turns a kernel's limit code into an error naming the journal and its line. */
   protected check(limit: number): void {
-    if (limit === LIMIT_NONE) return;
-    const view = new DataView(this.kernel.memory.buffer);
-    const at = this.kernel.reportPointer() + (this.kernel.REPORT_LIMIT_LINE.value as number);
-    const line = view.getFloat64(at, true);
-    const lineBytesMax = (this.kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
-    throw new JournalError(
-      this.file,
-      limit === LIMIT_LINE_LENGTH
-        ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
-        : this.memoryMessage,
-      line > 0 ? line : undefined,
-    );
+    if (limit !== LIMIT_NONE) throw limitError(this.kernel, this.file, limit, this.memoryMessage);
   }
 }

@@ -34,7 +34,7 @@ import {
 } from "../kernel.js";
 import { foldEvents, type Surfaces } from "./fold-records.js";
 import { nodeIdsOf } from "./header-dag.js";
-import { type AuditorOptions, type JournalAuditor, JsonlSession } from "./jsonl-session.js";
+import { type AuditorOptions, DagSession, type JournalAuditor } from "./jsonl-session.js";
 import { KernelHost } from "./kernel-host.js";
 import { type ReportContext, readIntegrityFault, readReport } from "./read-report.js";
 
@@ -154,11 +154,13 @@ class KernelEngine implements WasmEngine {
     const options = olderForm
       ? withDagArgument<AuditorOptions>(call, olderDag(call, rest[0]), rest[1], DAG_AUDITOR_OPTIONS)
       : optionsArgument<AuditorOptions>(call, rest[0], DAG_AUDITOR_OPTIONS);
+    const snapshotting = { ...options, snapshots: true };
     const given = givenDag(options.dag ?? null, options);
-    return JsonlSession.resume(this.host, checkedSnapshot, checkedJournal, given, {
-      ...options,
-      snapshots: true,
-    });
+    return new DagSession(this.host, given, snapshotting).resumeFrom(
+      checkedSnapshot,
+      checkedJournal,
+      snapshotting,
+    );
   }
 
   memoryBytes(): number {
@@ -172,7 +174,7 @@ class KernelEngine implements WasmEngine {
   }
 
   private openChecked(options: AuditorOptions): JournalAuditor {
-    return new JsonlSession(this.host, givenDag(options.dag ?? null, options), options);
+    return new DagSession(this.host, givenDag(options.dag ?? null, options), options);
   }
 
   private replayChecked(dag: Dag, events: readonly unknown[]): ModelState {
@@ -193,7 +195,7 @@ class KernelEngine implements WasmEngine {
   }
 
   private fold(dag: Dag, events: readonly unknown[]): { surfaces: Surfaces } {
-    this.host.journalGeneration += 1;
+    this.host.generation += 1;
     this.host.useDag(dag, UNNAMED_JOURNAL);
     const { limit, surfaces } = foldEvents(this.host.kernel, dag, events);
     this.host.check(limit, UNNAMED_JOURNAL);

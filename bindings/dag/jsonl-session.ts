@@ -1,15 +1,11 @@
 /**
- * One JSONL journal streamed through the kernel: `auditBytes` is a session fed to its end, and
- * the boot gate's incremental audits are sessions that snapshot and resume.
- *
- * Bytes are held back until line 1 is complete, so the reference reader can
- * say whether it is a header (and give the DAG) before the kernel starts. With snapshots on, the
- * session also hashes the journal's complete lines, the prefix a snapshot covers.
+ * One JSONL journal streamed through the dag kernel: `auditBytes` is a session fed to its end, and
+ * the boot gate's incremental audits are sessions that snapshot and resume. The streaming, the
+ * prefix hash and resuming are every streamed model's (../streamed-session.ts); the dag's own is
+ * the DAG audited against — given, or the header's, read in the kernel where it can — which a
+ * snapshot holds, or leaves to the header line its prefix begins with.
  */
 
-import { sha256 } from "../../src/digest/sha256.js";
-import { type ResumeJournal, UNNAMED_JOURNAL } from "../../src/engine.js";
-import { checkWrittenChunk } from "../../src/engine-arguments.js";
 import { chooseDag, type GivenDag } from "../../src/journal/dag/choose-dag.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { FirstLineHold } from "../../src/journal/first-line.js";
@@ -17,143 +13,122 @@ import { missingHeader } from "../../src/journal/missing-header.js";
 import { type Dag, type DagNode, makeDag } from "../../src/models/dag/dag.js";
 import type { AuditBytesOptions } from "../../src/models/dag/engine.js";
 import type { Report } from "../../src/models/dag/report.js";
-import {
-  type PrefixDigest,
-  prefixDigest,
-  resumeAfterPrefix,
-  type SnapshotOptions,
-} from "../../src/prefix-hash.js";
-import {
-  decodeSnapshot,
-  encodeSnapshot,
-  snapshotOfModel,
-  u32Bytes,
-  u32sOf,
-} from "../../src/snapshot-format.js";
+import type { SnapshotOptions } from "../../src/prefix-hash.js";
+import { u32Bytes, u32sOf } from "../../src/snapshot-format.js";
 import type { KernelExports } from "../kernel.js";
+import { type StreamedAuditor, StreamedSession } from "../streamed-session.js";
+import { Limit } from "./codes.js";
 import { idsOf, KernelHeaderDag, referenceDag } from "./header-dag.js";
-import type { KernelHost } from "./kernel-host.js";
+import { DAG_MEMORY_MESSAGE, type KernelHost } from "./kernel-host.js";
 import { readReport } from "./read-report.js";
 import { type DagSnapshotBody, HEADER_DAG, MALFORMED_SURFACE } from "./snapshot-body.js";
 
 const NODE_RECORD_BYTES = 16;
 
-export interface JournalAuditor {
-  /** Audits the lines these bytes complete (the bytes may be reused once this returns). */
-  write(chunk: Uint8Array): void;
-  /** Ends the journal — an unterminated last line that does not parse is a torn tail — and reports. */
-  finish(): Report;
-  /** The state over the journal's complete lines so far, to `resume` from once more is appended. */
-  snapshot(): Uint8Array;
-  /**
-   * False when the auditor was resumed and no line has been completed since: the snapshot it
-   * resumed from covers what a new one would, and still stands.
-   */
-  advancedSinceResume(): boolean;
-}
+export type JournalAuditor = StreamedAuditor<Report>;
 
 export interface AuditorOptions extends AuditBytesOptions, SnapshotOptions {}
 
-export class JsonlSession implements JournalAuditor {
-  private readonly file: string;
-  private readonly generation: number;
-  /** The first chunks, until line 1 is complete; null once the kernel has started. */
-  private held: FirstLineHold | null = new FirstLineHold();
+export class DagSession
+  extends StreamedSession<KernelExports, Report, DagSnapshotBody, "dag">
+  implements JournalAuditor
+{
+  protected readonly model = "dag";
+  protected readonly memoryMessage = DAG_MEMORY_MESSAGE;
+  /** The DAG audited against; null until the kernel started. */
   private dag: Dag | KernelHeaderDag | null = null;
   /** Whether the DAG is the journal header's (a snapshot then leaves it to the header). */
   private dagFromHeader = false;
-  private prefix: PrefixDigest | null;
-  /** The bytes the snapshot this session resumed from covers; null when it did not resume. */
-  private resumedAt: number | null = null;
+  /** The DAG a snapshot being resumed from holds; null when it holds none or leaves it to the header. */
+  private snapshotDag: Dag | null = null;
 
   constructor(
     private readonly host: KernelHost,
-    private readonly given: GivenDag | null,
+    private given: GivenDag | null,
     options: AuditorOptions,
   ) {
-    this.file = options.file ?? UNNAMED_JOURNAL;
-    this.generation = ++host.journalGeneration;
-    this.prefix = options.snapshots ? prefixDigest(options.digests) : null;
+    super(host, options);
   }
 
-  write(chunk: Uint8Array): void {
-    this.assertCurrent();
-    checkWrittenChunk(chunk);
-    if (this.held === null) this.feed(chunk);
-    else if (this.held.hold(chunk)) this.start(this.held);
+  /** A limit also has the host load its DAG again (kernel-host.ts). */
+  protected override check(limit: number): void {
+    if (limit !== Limit.NONE) this.host.forgetDag();
+    super.check(limit);
   }
 
-  finish(): Report {
-    this.assertCurrent();
-    if (this.held !== null) this.start(this.held);
-    this.host.check(this.host.kernel.finishJsonl(), this.file);
-    this.host.journalGeneration += 1; // the report is read; the kernel is free for the next journal
-    return readReport(this.host.kernel, {
-      ids: idsOf(this.dag as Dag | KernelHeaderDag),
-      lines: "kernel",
-    });
-  }
-
-  snapshot(): Uint8Array {
-    this.assertCurrent();
-    if (this.prefix === null)
-      throw new Error("statefold: open the auditor with { snapshots: true } to take snapshots");
-    if (this.held !== null || this.dag === null) {
-      return encodeSnapshot(emptyBody(this.given?.dag ?? null, sha256().hex()));
+  /** Chooses the DAG and starts the kernel; a header the kernel read is not fed to it again. */
+  protected begin(firstLine: Uint8Array, complete: boolean): number {
+    const headerDag = this.host.headerDag(firstLine, this.file);
+    const dag = this.chosenDag(headerDag, firstLine);
+    this.host.useDag(dag, this.file);
+    this.dag = dag;
+    if (headerDag === null || !complete) {
+      this.check(this.kernel.beginJsonl(headerDag === null ? 0 : 1));
+      return 0;
     }
-    const dag = this.dagFromHeader ? HEADER_DAG : { nodes: referenceDag(this.dag).nodes };
-    return encodeSnapshot(captureBody(this.host, idsOf(this.dag).nodeCount, dag, this.prefix));
+    // The header line is read: the kernel starts on the line after it, and never holds it.
+    this.check(this.kernel.beginJsonl(0));
+    this.kernel.resumeJsonlAt(firstLine.length, 2, 0);
+    return firstLine.length;
   }
 
-  advancedSinceResume(): boolean {
-    const covered = this.held === null ? this.host.kernel.prefixBytes() : 0;
-    return this.resumedAt === null || covered > this.resumedAt;
+  protected override leadingFields(started: boolean): Pick<DagSnapshotBody, "dag"> {
+    if (!started) return { dag: this.given === null ? null : { nodes: this.given.dag.nodes } };
+    if (this.dagFromHeader) return { dag: HEADER_DAG };
+    return { dag: { nodes: referenceDag(this.dag as Dag | KernelHeaderDag).nodes } };
+  }
+
+  protected emptyStateFields() {
+    return {
+      nodeRecords: new Uint8Array(0),
+      pathBytes: new Uint8Array(0),
+      pathEnds: new Uint8Array(0),
+      surfaceLengths: new Uint8Array(0),
+      surfaceIds: new Uint8Array(0),
+      report: new Uint8Array(0),
+      subject: new Uint8Array(0),
+    };
+  }
+
+  protected stateFields() {
+    return kernelState(this.kernel, idsOf(this.dag as Dag | KernelHeaderDag).nodeCount);
   }
 
   /**
-   * Continues a journal from a snapshot: the journal's first `prefix.bytes` must hash as the
-   * snapshot says; only the bytes after them are audited.
+   * The snapshot's DAG, checked against the one given beside it; a hold for the journal's first
+   * line when the DAG is the header's (the prefix covers it).
    */
-  static async resume(
-    host: KernelHost,
-    snapshot: Uint8Array,
-    journal: ResumeJournal,
-    given: GivenDag | null,
-    options: AuditorOptions,
-  ): Promise<JsonlSession> {
-    const file = options.file ?? UNNAMED_JOURNAL;
-    const body = snapshotOfModel<DagSnapshotBody>(
-      decodeSnapshot(snapshot, options.snapshotFile ?? file),
-      "dag",
-      options.snapshotFile ?? file,
-    );
+  protected override resumeWith(body: DagSnapshotBody, snapshotFile: string): FirstLineHold | null {
     const snapshotDag =
-      body.dag === null || body.dag === HEADER_DAG
-        ? null
-        : snapshotDagOf(body.dag, options.snapshotFile ?? file);
-    if (given !== null && snapshotDag !== null) chooseDag(file, snapshotDag, given);
-    const session = new JsonlSession(
-      host,
-      given ?? (snapshotDag === null ? null : { dag: snapshotDag, name: "the snapshot's DAG" }),
-      options,
-    );
-    // A DAG that was the header's is read from the journal's first line, which the prefix covers.
-    const firstLine = body.dag === HEADER_DAG ? new FirstLineHold() : null;
-    await resumeAfterPrefix({
-      journal,
-      covered: body.prefix,
-      file,
-      firstLine,
-      digest: session.prefix,
-      restore: (digest) => {
-        session.prefix = digest;
-        session.resumedAt = body.prefix.bytes;
-        const dag = firstLine === null ? snapshotDag : session.resumedHeaderDag(firstLine);
-        if (body.started && dag !== null) session.restore(body, dag, file);
-      },
-      write: (chunk) => session.write(chunk),
+      body.dag === null || body.dag === HEADER_DAG ? null : snapshotDagOf(body.dag, snapshotFile);
+    if (this.given !== null && snapshotDag !== null) chooseDag(this.file, snapshotDag, this.given);
+    this.given ??= snapshotDag === null ? null : { dag: snapshotDag, name: "the snapshot's DAG" };
+    this.snapshotDag = snapshotDag;
+    return body.dag === HEADER_DAG ? new FirstLineHold() : null;
+  }
+
+  /** Lays the snapshot's state into the kernel: the journal goes on after its prefix. */
+  protected restoreState(
+    body: DagSnapshotBody,
+    snapshotFile: string,
+    firstLine: FirstLineHold | null,
+  ): void {
+    const dag = firstLine === null ? this.snapshotDag : this.resumedHeaderDag(firstLine);
+    if (dag === null) {
+      throw new JournalError(
+        snapshotFile,
+        "refusing the snapshot: it started auditing, but names no DAG",
+      );
+    }
+    this.dag = dag;
+    restoreKernel(this.host, body, dag, this.file);
+  }
+
+  protected readReport(): Report {
+    return readReport(this.kernel, {
+      ids: idsOf(this.dag as Dag | KernelHeaderDag),
+      lines: "kernel",
     });
-    return session;
   }
 
   /** The DAG of the header the snapshot's prefix begins with, chosen as a fresh audit would. */
@@ -166,13 +141,6 @@ export class JsonlSession implements JournalAuditor {
       );
     }
     return this.chosenDag(headerDag, held.firstLine());
-  }
-
-  /** Lays the snapshot's state into the kernel: the journal goes on after its prefix. */
-  private restore(body: DagSnapshotBody, dag: Dag | KernelHeaderDag, file: string): void {
-    this.held = null;
-    this.dag = dag;
-    restoreKernel(this.host, body, dag, file);
   }
 
   /**
@@ -188,69 +156,10 @@ export class JsonlSession implements JournalAuditor {
     if (headerDag === null) return chooseDag(this.file, null, this.given, missingHeader(firstLine));
     return chooseDag(this.file, referenceDag(headerDag), this.given);
   }
-
-  /** The first line is complete (or the input ended): choose the DAG, start the kernel, feed what was held. */
-  private start(held: FirstLineHold): void {
-    const firstLine = held.firstLine();
-    const headerDag = this.host.headerDag(firstLine, this.file);
-    this.dag = this.chosenDag(headerDag, firstLine);
-    this.host.useDag(this.dag, this.file);
-    const { kernel } = this.host;
-    this.held = null;
-    if (headerDag === null || !held.complete) {
-      this.host.check(kernel.beginJsonl(headerDag === null ? 0 : 1), this.file);
-      for (const chunk of held.chunks) this.feed(chunk);
-      return;
-    }
-    // The header line is read: the kernel starts on the line after it, and never holds it.
-    this.host.check(kernel.beginJsonl(0), this.file);
-    kernel.resumeJsonlAt(firstLine.length, 2, 0);
-    this.prefix?.advance(firstLine, firstLine.length);
-    let skip = firstLine.length;
-    for (const chunk of held.chunks) {
-      if (skip < chunk.length) this.feed(chunk.subarray(skip));
-      skip = Math.max(0, skip - chunk.length);
-    }
-  }
-
-  private feed(chunk: Uint8Array): void {
-    this.host.feed(chunk, this.file);
-    this.prefix?.advance(chunk, this.host.kernel.prefixBytes());
-  }
-
-  private assertCurrent(): void {
-    if (this.host.journalGeneration !== this.generation) {
-      throw new Error(
-        "statefold: this auditor is finished, or its engine has started another journal since",
-      );
-    }
-  }
 }
 
-function emptyBody(dag: Dag | null, emptyHash: string): DagSnapshotBody {
-  return {
-    model: "dag",
-    dag: dag === null ? null : { nodes: dag.nodes },
-    started: false,
-    headerPending: false,
-    prefix: { bytes: 0, nextLine: 1, sha256: emptyHash },
-    nodeRecords: new Uint8Array(0),
-    pathBytes: new Uint8Array(0),
-    pathEnds: new Uint8Array(0),
-    surfaceLengths: new Uint8Array(0),
-    surfaceIds: new Uint8Array(0),
-    report: new Uint8Array(0),
-    subject: new Uint8Array(0),
-  };
-}
-
-function captureBody(
-  host: KernelHost,
-  nodeCount: number,
-  dag: DagSnapshotBody["dag"],
-  prefix: PrefixDigest,
-): DagSnapshotBody {
-  const { kernel } = host;
+/** The kernel's state over the complete lines, as a dag body's fields (in the format's order). */
+function kernelState(kernel: KernelExports, nodeCount: number) {
   const memory = () => new Uint8Array(kernel.memory.buffer);
   const records = memory().slice(
     kernel.nodeStatesPointer(),
@@ -300,9 +209,7 @@ function captureBody(
   const view = new DataView(report.buffer);
   const subjectPointer = view.getUint32(kernel.REPORT_SUBJECT_POINTER.value as number, true);
   const subjectLength = view.getUint32(kernel.REPORT_SUBJECT_LENGTH.value as number, true);
-  // The kernel's state is copied first: the hashing thread finishes the prefix meanwhile, and
-  // its digest is waited for last. The key order is the format's.
-  const state = {
+  return {
     nodeRecords: records,
     pathBytes,
     pathEnds: u32Bytes(pathEnds),
@@ -310,18 +217,6 @@ function captureBody(
     surfaceIds: u32Bytes(ids),
     report,
     subject: memory().slice(subjectPointer, subjectPointer + subjectLength),
-  };
-  return {
-    model: "dag",
-    dag,
-    started: true,
-    headerPending: kernel.isHeaderPending() !== 0,
-    prefix: {
-      bytes: kernel.prefixBytes(),
-      nextLine: kernel.prefixLineNumber(),
-      sha256: prefix.hex(kernel.prefixBytes()),
-    },
-    ...state,
   };
 }
 
@@ -339,7 +234,7 @@ function copyInto(kernel: KernelExports, at: number, bytes: Uint8Array): void {
   new Uint8Array(kernel.memory.buffer, at, bytes.length).set(bytes);
 }
 
-/** Lays the snapshot's state into a freshly begun journal; its shape is checked before any write. */
+/** Begins a journal with the snapshot's state laid in; its shape is checked before any write. */
 function restoreKernel(
   host: KernelHost,
   body: DagSnapshotBody,
@@ -408,5 +303,4 @@ function restoreKernel(
   restored(kernel.restoreSurfaces(surfaceRoom, idsAt, MALFORMED_SURFACE), "surfaces");
   copyInto(kernel, kernel.reportPointer(), report);
   copyInto(kernel, kernel.adoptRestoredReport(subject.length), subject);
-  kernel.resumeJsonlAt(body.prefix.bytes, body.prefix.nextLine, body.headerPending ? 1 : 0);
 }

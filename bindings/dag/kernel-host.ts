@@ -1,18 +1,18 @@
 /**
  * One kernel instance and what every use of it shares: the DAG it has loaded (kept across
- * journals), the last header line's DAG (so a campaign's journals parse it once), the turn of
- * limit codes into errors, and the copy of bytes into its line buffer.
+ * journals), the last header line's DAG (so a campaign's journals parse it once), which journal
+ * holds it, and the turn of limit codes into errors.
  */
 
 import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { dagOfHeader } from "../../src/journal/dag/header.js";
-import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader, readJsonlHeaderModel } from "../../src/journal/jsonl.js";
 import type { Dag } from "../../src/models/dag/dag.js";
 import type { NodeState } from "../../src/models/dag/state.js";
 import type { ModelName } from "../../src/models/registry.js";
 import type { KernelExports } from "../kernel.js";
+import { limitError, type SessionOwner } from "../streamed-session.js";
 import { GATE_MODES, HEADER_MODELS, Limit, STATUSES, VALIDATIONS } from "./codes.js";
 import { KernelHeaderDag, referenceDag } from "./header-dag.js";
 import { packDag } from "./pack-dag.js";
@@ -23,7 +23,11 @@ interface HeaderDag {
   readonly named: ModelName | null;
 }
 
-export class KernelHost {
+/** What a journal that outgrows the module's memory is told. */
+export const DAG_MEMORY_MESSAGE =
+  "the WebAssembly memory cannot grow any further (4 GiB): the DAG or the surfaces are too large";
+
+export class KernelHost implements SessionOwner<KernelExports> {
   private loadedDag: Dag | KernelHeaderDag | null = null;
   private lastHeader: {
     readonly line: Uint8Array;
@@ -37,7 +41,7 @@ export class KernelHost {
    */
   private scannedHeader: { readonly pointer: number; readonly length: number } | null = null;
   /** Bumped whenever a new journal starts, so a session can tell it lost the kernel. */
-  journalGeneration = 0;
+  generation = 0;
 
   constructor(readonly kernel: KernelExports) {}
 
@@ -128,28 +132,16 @@ export class KernelHost {
     return { dag: dagOfHeader(header) as Dag, named: header.model };
   }
 
-  /** Copies bytes into the kernel's line buffer as room allows, auditing the lines they complete. */
-  feed(bytes: Uint8Array, file: string): void {
-    for (let at = 0; at < bytes.length; ) {
-      const length = Math.min(this.kernel.writeCapacity(), bytes.length - at);
-      new Uint8Array(this.kernel.memory.buffer, this.kernel.writePointer(), length).set(
-        bytes.subarray(at, at + length),
-      );
-      at += length;
-      this.check(this.kernel.consume(length), file);
-    }
-  }
-
+  /** Turns a limit code into an error naming `file`; the DAG is loaded again after one. */
   check(limit: number, file: string): void {
     if (limit === Limit.NONE) return;
+    this.forgetDag();
+    throw limitError(this.kernel, file, limit, DAG_MEMORY_MESSAGE);
+  }
+
+  /** Whatever a limit left in the kernel, the next journal loads its DAG again. */
+  forgetDag(): void {
     this.loadedDag = null;
-    const lineBytesMax = (this.kernel.LINE_BYTES_MAX.value as number) / 2 ** 20;
-    throw new JournalError(
-      file,
-      limit === Limit.LINE_LENGTH
-        ? `expected lines of at most ${lineBytesMax} MiB, found a longer one`
-        : "the WebAssembly memory cannot grow any further (4 GiB): the DAG or the surfaces are too large",
-    );
   }
 
   nodeState(node: number, surface: unknown): NodeState {

@@ -166,9 +166,10 @@ class Session
     super(journals, options);
   }
 
-  protected begin(firstLine: Uint8Array): void {
+  protected begin(firstLine: Uint8Array): number {
     this.useHeader(firstLine);
     this.check(this.kernel.beginJsonl(1));
+    return 0; // the kernel is fed the header line and skips it
   }
 
   protected emptyStateFields() {

@@ -145,11 +145,12 @@ class Session
   protected readonly memoryMessage =
     "the WebAssembly memory cannot grow any further: the journal's op ids, effect ids and live steps do not fit";
 
-  protected begin(firstLine: Uint8Array): void {
+  protected begin(firstLine: Uint8Array): number {
     const header = readJsonlHeader(firstLine, this.file, "operations");
     if (header !== null)
       chooseModel(this.file, header.model, "operations", "the operations engine");
     this.check(this.kernel.beginJsonl(header === null ? 0 : 1));
+    return 0; // the kernel is fed line 1 and skips the header itself
   }
 
   protected emptyStateFields() {

@@ -350,6 +350,15 @@ describe("snapshot and resume", () => {
     );
   });
 
+  it("refuses a snapshot that started auditing but names no DAG", async () => {
+    const body = decodeSnapshot(snapshotOf(journal), "s") as DagSnapshotBody;
+    expect(body.started).toBe(true);
+    const forged = encodeSnapshot({ ...body, dag: null });
+    expect(await refusal(forged, concatBytes(journal, appended))).toMatch(
+      /refusing the snapshot: it started auditing, but names no DAG/,
+    );
+  });
+
   it("refuses to snapshot an auditor opened without snapshots, and one that is finished", () => {
     const plain = engine.openAuditor(null);
     plain.write(journal);
