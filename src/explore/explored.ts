@@ -50,6 +50,62 @@ export interface MutantShown {
   } | null;
 }
 
+/** A mutant's hunt, as every model's gives it: the kill, when found, in the model's own terms. */
+interface HuntedMutant<Configuration, Kill> {
+  readonly mutant: {
+    readonly name: string;
+    readonly description: string;
+    unexercisedBy?(configuration: Configuration): string | null;
+  };
+  readonly distinctStates: number;
+  readonly kill: Kill | null;
+}
+
+/** What every model's kill holds: who made the journal, how the machines differ, their rules. */
+interface AnyKill {
+  readonly madeBy: "reference" | "mutant";
+  readonly differs: string;
+  readonly journal: readonly unknown[];
+  readonly reference: { readonly rules: readonly (readonly string[])[] };
+  readonly mutant: { readonly rules: readonly (readonly string[])[] };
+}
+
+/** What only the model can say of a kill: where it starts, each final state, how they differ. */
+export interface KillInModelTerms {
+  readonly from: string;
+  readonly final: { readonly reference: unknown; readonly mutant: unknown };
+  readonly then: readonly string[];
+  readonly file: Uint8Array;
+}
+
+/** A mutant as explore shows it: the frame every model shares around the model's own terms. */
+export function mutantShown<Configuration, Kill extends AnyKill>(
+  { mutant, distinctStates, kill }: HuntedMutant<Configuration, Kill>,
+  configuration: Configuration,
+  inModelTerms: (kill: Kill) => KillInModelTerms,
+): MutantShown {
+  const { name, description } = mutant;
+  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
+  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
+  const { from, final, then, file } = inModelTerms(kill);
+  return {
+    name,
+    description,
+    distinctStates,
+    unexercised,
+    kill: {
+      madeBy: kill.madeBy,
+      from,
+      differs: kill.differs,
+      journal: kill.journal,
+      reference: { rules: kill.reference.rules, final: final.reference },
+      mutant: { rules: kill.mutant.rules, final: final.mutant },
+      then,
+      file,
+    },
+  };
+}
+
 /** What a model's exploration found, for the command to print, write and judge. */
 export interface Explored {
   readonly configuration: ExploredConfiguration;

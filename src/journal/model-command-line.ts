@@ -39,6 +39,17 @@ export interface ModelCommandLine<Report, Options extends JournalOptions = Journ
   journalFields(journal: Journal, file: string, given: ModelFlagValues): Promise<unknown>;
 }
 
+/**
+ * The command line of a model that adds no flags and reads no format of its own: its journals'
+ * fields are their headers'.
+ */
+export const HEADER_FIELDS_ONLY: ModelCommandLine<never> = {
+  flags: [],
+  engineOptions: async () => ({}),
+  ownFormats: [],
+  journalFields: async (journal) => journal.header?.fields ?? null,
+};
+
 /** A journal format of one model's, read whole by its own reader and audited by either engine. */
 export interface OwnJournalFormat<Report> {
   /** How its files' names end, e.g. `.lisp-expr`. */

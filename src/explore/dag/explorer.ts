@@ -19,6 +19,7 @@ import {
   huntEach,
   jsonLines,
   type MutantShown,
+  mutantShown,
 } from "../explored.js";
 import type { BenchedExploration, DriverCheck, ExploreFlags, Explorer } from "../facet.js";
 import { emptySensitivity, type Sensitivity } from "../faults.js";
@@ -156,36 +157,19 @@ function benchedDag(depth: number, wasm: WasmEngine): BenchedExploration<ModelSt
 }
 
 /** A dag mutant as explore shows it: the final node states of each machine, and how they differ. */
-function dagMutantShown(
-  { mutant, distinctStates, kill }: MutantVerdict,
-  configuration: DagConfiguration,
-): MutantShown {
-  const { name, description } = mutant;
-  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
-  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
-  const then = kill.dag.nodes.flatMap((node, i) => {
-    const reference = nodeText(kill.reference.nodes[i]);
-    const mutated = nodeText(kill.mutant.nodes[i]);
-    return reference === mutated
-      ? []
-      : [`${node.id} is, by the reference: ${reference}; by the mutant: ${mutated}`];
-  });
-  return {
-    name,
-    description,
-    distinctStates,
-    unexercised,
-    kill: {
-      madeBy: kill.madeBy,
-      from: `DAG ${shapeOf(kill.dag)}`,
-      differs: kill.differs,
-      journal: kill.journal,
-      reference: { rules: kill.reference.rules, final: kill.reference.nodes },
-      mutant: { rules: kill.mutant.rules, final: kill.mutant.nodes },
-      then,
-      file: journalBytes(kill.dag, kill.journal),
-    },
-  };
+function dagMutantShown(verdict: MutantVerdict, configuration: DagConfiguration): MutantShown {
+  return mutantShown(verdict, configuration, (kill) => ({
+    from: `DAG ${shapeOf(kill.dag)}`,
+    final: { reference: kill.reference.nodes, mutant: kill.mutant.nodes },
+    then: kill.dag.nodes.flatMap((node, i) => {
+      const reference = nodeText(kill.reference.nodes[i]);
+      const mutated = nodeText(kill.mutant.nodes[i]);
+      return reference === mutated
+        ? []
+        : [`${node.id} is, by the reference: ${reference}; by the mutant: ${mutated}`];
+    }),
+    file: journalBytes(kill.dag, kill.journal),
+  }));
 }
 
 function nodeText(node: NodeState | undefined): string {

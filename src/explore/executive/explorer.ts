@@ -24,6 +24,7 @@ import {
   huntEach,
   jsonLines,
   type MutantShown,
+  mutantShown,
 } from "../explored.js";
 import type { BenchedExploration, DriverCheck, ExploreFlags, Explorer } from "../facet.js";
 import { emptySensitivity, type Sensitivity } from "../faults.js";
@@ -177,36 +178,18 @@ function benchedExecutive(
 }
 
 /** An executive mutant as explore shows it: each machine's final block when they differ. */
-function shownOf(
-  { mutant, distinctStates, kill }: ExecutiveMutantVerdict,
-  executive: ExecutiveRun,
-): MutantShown {
-  const { name, description } = mutant;
-  const unexercised = mutant.unexercisedBy?.(executive) ?? null;
-  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
-  const reference = JSON.parse(kill.reference.state);
-  const mutated = JSON.parse(kill.mutant.state);
-  const then =
-    kill.reference.state === kill.mutant.state
-      ? []
-      : [
-          `by the reference: ${JSON.stringify({ status: reference.status, seq: reference.seq, frames: reference.frames })}`,
-          `by the mutant:    ${JSON.stringify({ status: mutated.status, seq: mutated.seq, frames: mutated.frames })}`,
-        ];
-  return {
-    name,
-    description,
-    distinctStates,
-    unexercised,
-    kill: {
-      madeBy: kill.madeBy,
-      from: "the ready state",
-      differs: kill.differs,
-      journal: kill.journal,
-      reference: { rules: kill.reference.rules, final: reference },
-      mutant: { rules: kill.mutant.rules, final: mutated },
-      then,
-      file: executiveJournalBytes(executive, kill.journal),
-    },
-  };
+function shownOf(verdict: ExecutiveMutantVerdict, executive: ExecutiveRun): MutantShown {
+  return mutantShown(verdict, executive, (kill) => {
+    const reference = JSON.parse(kill.reference.state);
+    const mutated = JSON.parse(kill.mutant.state);
+    const then =
+      kill.reference.state === kill.mutant.state
+        ? []
+        : [
+            `by the reference: ${JSON.stringify({ status: reference.status, seq: reference.seq, frames: reference.frames })}`,
+            `by the mutant:    ${JSON.stringify({ status: mutated.status, seq: mutated.seq, frames: mutated.frames })}`,
+          ];
+    const file = executiveJournalBytes(executive, kill.journal);
+    return { from: "the ready state", final: { reference, mutant: mutated }, then, file };
+  });
 }

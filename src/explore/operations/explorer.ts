@@ -26,6 +26,7 @@ import {
   huntEach,
   jsonLines,
   type MutantShown,
+  mutantShown,
   numbered,
   slug,
 } from "../explored.js";
@@ -209,39 +210,28 @@ function benchedOperations(
 
 /** An operations mutant as explore shows it: the final summaries when they differ, else the states. */
 function shownOf(
-  { mutant, distinctStates, kill }: OperationsMutantVerdict,
+  verdict: OperationsMutantVerdict,
   configuration: OperationsConfiguration,
 ): MutantShown {
-  const { name, description } = mutant;
-  const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
-  if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
-  const reference = audit(kill.journal).final;
-  const mutated = audit(kill.journal, {}, mutant.semantics).final;
-  const then =
-    JSON.stringify(reference) !== JSON.stringify(mutated)
-      ? [
-          `by the reference: ${JSON.stringify(reference)}`,
-          `by the mutant:    ${JSON.stringify(mutated)}`,
-        ]
-      : kill.reference.state === kill.mutant.state
-        ? []
-        : ["the final states differ (both are in --format json)"];
-  return {
-    name,
-    description,
-    distinctStates,
-    unexercised,
-    kill: {
-      madeBy: kill.madeBy,
+  return mutantShown(verdict, configuration, (kill) => {
+    const reference = audit(kill.journal).final;
+    const mutated = audit(kill.journal, {}, verdict.mutant.semantics).final;
+    const then =
+      JSON.stringify(reference) !== JSON.stringify(mutated)
+        ? [
+            `by the reference: ${JSON.stringify(reference)}`,
+            `by the mutant:    ${JSON.stringify(mutated)}`,
+          ]
+        : kill.reference.state === kill.mutant.state
+          ? []
+          : ["the final states differ (both are in --format json)"];
+    return {
       from: "the initial state",
-      differs: kill.differs,
-      journal: kill.journal,
-      reference: { rules: kill.reference.rules, final: JSON.parse(kill.reference.state) },
-      mutant: { rules: kill.mutant.rules, final: JSON.parse(kill.mutant.state) },
+      final: { reference: JSON.parse(kill.reference.state), mutant: JSON.parse(kill.mutant.state) },
       then,
       file: operationsJournalBytes(kill.journal),
-    },
-  };
+    };
+  });
 }
 
 /** A retry policy from a JSON file, checked as an `accepted` record's policy is. */

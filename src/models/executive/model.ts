@@ -7,6 +7,7 @@ import { executiveExplore } from "../../explore/executive/facet.js";
 import { executiveGate } from "../../gate/executive/candidates.js";
 import { readExecutiveRun } from "../../journal/executive/header.js";
 import type { AnyJournalFile } from "../../journal/index.js";
+import { HEADER_FIELDS_ONLY } from "../../journal/model-command-line.js";
 import { executiveHtml } from "../../report/executive/html.js";
 import { executiveText } from "../../report/executive/text.js";
 import type { Model } from "../model.js";
@@ -49,11 +50,6 @@ body of its snapshot (docs/models/executive.md, "State").`,
   text: executiveText,
   html: executiveHtml,
   kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-  commandLine: {
-    flags: [],
-    engineOptions: async () => ({}),
-    ownFormats: [],
-    journalFields: async (journal) => journal.header?.fields ?? null,
-  },
+  commandLine: HEADER_FIELDS_ONLY,
   gate: executiveGate,
 };

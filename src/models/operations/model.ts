@@ -5,6 +5,7 @@
 import { operationsExplore } from "../../explore/operations/facet.js";
 import { operationsGate } from "../../gate/operations/candidates.js";
 import type { AnyJournalFile } from "../../journal/index.js";
+import { HEADER_FIELDS_ONLY } from "../../journal/model-command-line.js";
 import { operationsHtml } from "../../report/operations/html.js";
 import { operationsText } from "../../report/operations/text.js";
 import type { Model } from "../model.js";
@@ -36,11 +37,6 @@ per line, each operation with its steps and live effects (docs/models/operations
     text: operationsText,
     html: operationsHtml,
     kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-    commandLine: {
-      flags: [],
-      engineOptions: async () => ({}),
-      ownFormats: [],
-      journalFields: async (journal) => journal.header?.fields ?? null,
-    },
+    commandLine: HEADER_FIELDS_ONLY,
     gate: operationsGate,
   };
