@@ -74,7 +74,8 @@ interface AnyKill {
 export interface KillInModelTerms {
   readonly from: string;
   readonly final: { readonly reference: unknown; readonly mutant: unknown };
-  readonly then: readonly string[];
+  /** How the final states differ, a line each (the shown kill's `then`). */
+  readonly differences: readonly string[];
   readonly file: Uint8Array;
 }
 
@@ -87,7 +88,7 @@ export function mutantShown<Configuration, Kill extends AnyKill>(
   const { name, description } = mutant;
   const unexercised = mutant.unexercisedBy?.(configuration) ?? null;
   if (kill === null) return { name, description, distinctStates, unexercised, kill: null };
-  const { from, final, then, file } = inModelTerms(kill);
+  const { from, final, differences: then, file } = inModelTerms(kill);
   return {
     name,
     description,

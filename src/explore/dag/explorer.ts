@@ -161,7 +161,7 @@ function dagMutantShown(verdict: MutantVerdict, configuration: DagConfiguration)
   return mutantShown(verdict, configuration, (kill) => ({
     from: `DAG ${shapeOf(kill.dag)}`,
     final: { reference: kill.reference.nodes, mutant: kill.mutant.nodes },
-    then: kill.dag.nodes.flatMap((node, i) => {
+    differences: kill.dag.nodes.flatMap((node, i) => {
       const reference = nodeText(kill.reference.nodes[i]);
       const mutated = nodeText(kill.mutant.nodes[i]);
       return reference === mutated

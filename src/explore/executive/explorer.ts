@@ -182,7 +182,7 @@ function shownOf(verdict: ExecutiveMutantVerdict, executive: ExecutiveRun): Muta
   return mutantShown(verdict, executive, (kill) => {
     const reference = JSON.parse(kill.reference.state);
     const mutated = JSON.parse(kill.mutant.state);
-    const then =
+    const differences =
       kill.reference.state === kill.mutant.state
         ? []
         : [
@@ -190,6 +190,6 @@ function shownOf(verdict: ExecutiveMutantVerdict, executive: ExecutiveRun): Muta
             `by the mutant:    ${JSON.stringify({ status: mutated.status, seq: mutated.seq, frames: mutated.frames })}`,
           ];
     const file = executiveJournalBytes(executive, kill.journal);
-    return { from: "the ready state", final: { reference, mutant: mutated }, then, file };
+    return { from: "the ready state", final: { reference, mutant: mutated }, differences, file };
   });
 }

@@ -216,7 +216,7 @@ function shownOf(
   return mutantShown(verdict, configuration, (kill) => {
     const reference = audit(kill.journal).final;
     const mutated = audit(kill.journal, {}, verdict.mutant.semantics).final;
-    const then =
+    const differences =
       JSON.stringify(reference) !== JSON.stringify(mutated)
         ? [
             `by the reference: ${JSON.stringify(reference)}`,
@@ -228,7 +228,7 @@ function shownOf(
     return {
       from: "the initial state",
       final: { reference: JSON.parse(kill.reference.state), mutant: JSON.parse(kill.mutant.state) },
-      then,
+      differences,
       file: operationsJournalBytes(kill.journal),
     };
   });
