@@ -28,10 +28,13 @@ export interface Model<
   Options extends JournalOptions = JournalOptions,
   HeaderFields = unknown,
 > {
+  // Who it is
   /** The name a journal's header gives (`"model"`), `--model` and the API's `model` option. */
   readonly name: Name;
   /** What the model checks, in one line: the help's list of models, the page's model choice. */
   readonly summary: string;
+
+  // How its journals are read
   /**
    * Reads the model's own fields of a journal's header (docs/journals.md, "The header"): what its
    * engines take from it (a dag's DAG, an executive's spec and budget). A field missing or wrong
@@ -44,28 +47,34 @@ export interface Model<
    * journals need no header, so it has none.
    */
   readonly recognisesRecord?: (value: object) => boolean;
+  /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
+  readonly commandLine: ModelCommandLine<Report, Options>;
+
+  // Its engines
   /** The reference engine: plain TypeScript, the definition of correct. */
   reference(): Promise<ModelEngine<Report, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
   kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
-  /** Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). */
-  readonly explore: ExploreFacet;
-  /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
-  readonly commands: readonly ModelCommand[];
-  /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
-  gen(): Promise<ModelGenerator>;
-  /** How `statefold replay` prints the state a journal of this model folds to. */
-  readonly replay: ModelReplay;
+  /** The `KernelOptions` its kernel takes; `loadEngine` refuses the others for it. */
+  readonly kernelOptions: readonly (keyof KernelOptions)[];
+
+  // What its report says, and to whom
   /** Its words in the text output, inside the frame every model's report shares. */
   readonly text: ModelText<Report>;
   /** Its view of a journal in the HTML report, and the body of that journal's section. */
   readonly html: ModelHtml<Report>;
-  /** The `KernelOptions` its kernel takes; `loadEngine` refuses the others for it. */
-  readonly kernelOptions: readonly (keyof KernelOptions)[];
-  /** Its flags of the commands that audit, and the journal formats it reads itself beside JSONL. */
-  readonly commandLine: ModelCommandLine<Report, Options>;
   /** The boot gate's candidates for a refusal: the rules its report says broke. */
   readonly gate: ModelGate<Report>;
+
+  // Its commands
+  /** How `statefold replay` prints the state a journal of this model folds to. */
+  readonly replay: ModelReplay;
+  /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
+  gen(): Promise<ModelGenerator>;
+  /** Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). */
+  readonly explore: ExploreFacet;
+  /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
+  readonly commands: readonly ModelCommand[];
 }
 
 /** How a model's kernel is loaded (docs/api.md, `loadEngine`). */

@@ -19,8 +19,22 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
   name: "dag",
   summary: "a work campaign over a DAG of tasks: six invariants, eight transitions",
   readHeaderFields: readDagHeaderField,
+  commandLine: dagCommandLine,
   reference: async () => (await import("./engine.js")).referenceEngine,
   kernel: async (options) => (await import("../../../bindings/dag/engine.js")).loadEngine(options),
+  kernelOptions: ["wasm", "flavour"],
+  text: dagText,
+  html: dagHtml,
+  gate: dagGate,
+  replay: {
+    output: `A dag journal: one
+node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
+fold applies every well-formed event, legal or not, as the librecode model does.`,
+    onKernel: true,
+    print: async (journal: AnyJournalFile, engine, output) =>
+      (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
+  },
+  gen: async () => (await import("../../cli/dag/gen.js")).dagGenerator,
   explore: dagExplore,
   commands: [
     {
@@ -30,18 +44,4 @@ export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
       load: async () => (await import("../../cli/dag/layers.js")).layersCommand,
     },
   ],
-  gen: async () => (await import("../../cli/dag/gen.js")).dagGenerator,
-  replay: {
-    output: `A dag journal: one
-node per line in DAG order, {"nodes":[{"id","status","phase","deposit","surface"}, ...]}; the
-fold applies every well-formed event, legal or not, as the librecode model does.`,
-    onKernel: true,
-    print: async (journal: AnyJournalFile, engine, output) =>
-      (await import("../../cli/dag/replay.js")).replayDag(journal, engine, output),
-  },
-  text: dagText,
-  html: dagHtml,
-  kernelOptions: ["wasm", "flavour"],
-  commandLine: dagCommandLine,
-  gate: dagGate,
 };

@@ -25,19 +25,14 @@ export const executiveModel: Model<
   readHeaderFields: readExecutiveRun,
   recognisesRecord: (value) =>
     Object.hasOwn(value, "observation") && Object.hasOwn(value, "decision"),
+  commandLine: HEADER_FIELDS_ONLY,
   reference: async () => (await import("./engine.js")).referenceExecutiveEngine,
   kernel: async (options) =>
     (await import("../../../bindings/executive/engine.js")).loadExecutiveEngine(options),
-  explore: executiveExplore,
-  commands: [
-    {
-      name: "executive",
-      summary: "run the executive machine: observations on stdin, the journal on stdout",
-      after: "gen",
-      load: async () => (await import("../../cli/executive/executive.js")).executiveCommand,
-    },
-  ],
-  gen: async () => (await import("../../cli/executive/gen.js")).executiveGenerator,
+  kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+  text: executiveText,
+  html: executiveHtml,
+  gate: executiveGate,
   replay: {
     output: `An
 executive journal: the state the machine reaches when every observation is replayed through
@@ -47,9 +42,14 @@ body of its snapshot (docs/models/executive.md, "State").`,
     print: async (journal: AnyJournalFile, engine, output) =>
       (await import("../../cli/executive/replay.js")).replayExecutive(journal, engine, output),
   },
-  text: executiveText,
-  html: executiveHtml,
-  kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-  commandLine: HEADER_FIELDS_ONLY,
-  gate: executiveGate,
+  gen: async () => (await import("../../cli/executive/gen.js")).executiveGenerator,
+  explore: executiveExplore,
+  commands: [
+    {
+      name: "executive",
+      summary: "run the executive machine: observations on stdin, the journal on stdout",
+      after: "gen",
+      load: async () => (await import("../../cli/executive/executive.js")).executiveCommand,
+    },
+  ],
 };

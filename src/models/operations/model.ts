@@ -20,12 +20,14 @@ export const operationsModel: Model<"operations", OperationsReport, OperationsAu
     readHeaderFields: () => null,
     recognisesRecord: (value) =>
       (RECORD_KINDS as readonly unknown[]).includes((value as { kind?: unknown }).kind),
+    commandLine: HEADER_FIELDS_ONLY,
     reference: async () => (await import("./engine.js")).referenceOperationsEngine,
     kernel: async (options) =>
       (await import("../../../bindings/operations/engine.js")).loadOperationsEngine(options),
-    explore: operationsExplore,
-    commands: [],
-    gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
+    kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
+    text: operationsText,
+    html: operationsHtml,
+    gate: operationsGate,
     replay: {
       output: `An
 operations journal: {"strands":[...],"operations":[...],"effects":N}, one strand or operation
@@ -34,9 +36,7 @@ per line, each operation with its steps and live effects (docs/models/operations
       print: async (journal: AnyJournalFile, _engine, output) =>
         (await import("../../cli/operations/replay.js")).replayOperations(journal, output),
     },
-    text: operationsText,
-    html: operationsHtml,
-    kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-    commandLine: HEADER_FIELDS_ONLY,
-    gate: operationsGate,
+    gen: async () => (await import("../../cli/operations/gen.js")).operationsGenerator,
+    explore: operationsExplore,
+    commands: [],
   };
