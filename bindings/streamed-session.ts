@@ -8,8 +8,16 @@
  * snapshot body holds and how it is restored, and how its report is read.
  */
 import { sha256 } from "../src/digest/sha256.js";
-import { type ResumeJournal, UNNAMED_JOURNAL } from "../src/engine.js";
-import { checkWrittenChunk } from "../src/engine-arguments.js";
+import { chunksOf, type ResumeJournal, UNNAMED_JOURNAL } from "../src/engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  auditBytesArguments,
+  checkWrittenChunk,
+  optionsArgument,
+  resumeJournalArgument,
+  snapshotArgument,
+} from "../src/engine-arguments.js";
 import { JournalError } from "../src/journal/errors.js";
 import { FirstLineHold } from "../src/journal/first-line.js";
 import {
@@ -25,6 +33,7 @@ import {
   type SnapshotPrefix,
   snapshotOfModel,
 } from "../src/snapshot-format.js";
+import type { KernelFlavour } from "./kernel.js";
 
 /** What a model's kernel exports for a streamed JSONL journal (assembly/jsonl.ts and its audit). */
 export interface StreamingKernel {
@@ -294,5 +303,56 @@ export abstract class StreamedSession<
   /** Turns a kernel's limit code into an error naming the journal and its line. */
   protected check(limit: number): void {
     if (limit !== LIMIT_NONE) throw limitError(this.kernel, this.file, limit, this.memoryMessage);
+  }
+}
+
+/**
+ * A model's kernel engine over its streamed sessions: the three auditing calls every model's
+ * engine takes (src/engine.ts), their arguments checked; a model gives how a session is opened.
+ */
+export abstract class StreamedKernelEngine<K extends StreamingKernel, Report> {
+  readonly name = "wasm";
+
+  constructor(
+    protected readonly kernel: K,
+    readonly flavour: KernelFlavour,
+  ) {}
+
+  /** A new session of the model's, on this engine's kernel. */
+  protected abstract session(
+    options: StreamedSessionOptions,
+  ): StreamedSession<K, Report, SnapshotBody, never>;
+
+  async auditBytes(given: unknown, givenOptions?: unknown): Promise<Report> {
+    const { bytes, options } = auditBytesArguments<StreamedSessionOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
+    const session = this.session(options);
+    for await (const chunk of chunksOf(bytes)) session.write(chunk);
+    return session.finish();
+  }
+
+  openAuditor(options?: unknown): StreamedAuditor<Report> {
+    const call = "openAuditor(options)";
+    return this.session(optionsArgument<StreamedSessionOptions>(call, options, AUDITOR_OPTIONS));
+  }
+
+  async resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
+  ): Promise<StreamedAuditor<Report>> {
+    const call = "resume(snapshot, journal, options)";
+    const checkedSnapshot = snapshotArgument(call, snapshot);
+    const checkedJournal = resumeJournalArgument(call, journal);
+    const checked = optionsArgument<StreamedSessionOptions>(call, options, AUDITOR_OPTIONS);
+    return this.session(checked).resumeFrom(checkedSnapshot, checkedJournal, checked);
+  }
+
+  /** The kernel's linear memory, in bytes (it grows and never shrinks). */
+  memoryBytes(): number {
+    return this.kernel.memory.buffer.byteLength;
   }
 }

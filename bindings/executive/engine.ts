@@ -12,15 +12,6 @@
  */
 
 import type { ResumeJournal } from "../../src/engine.js";
-import { chunksOf } from "../../src/engine.js";
-import {
-  AUDIT_OPTIONS,
-  AUDITOR_OPTIONS,
-  auditBytesArguments,
-  optionsArgument,
-  resumeJournalArgument,
-  snapshotArgument,
-} from "../../src/engine-arguments.js";
 import { sameBytes } from "../../src/journal/bytes.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
@@ -34,6 +25,7 @@ import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.j
 import {
   type SessionOwner,
   type StreamedAuditor,
+  StreamedKernelEngine,
   StreamedSession,
   type StreamedSessionOptions,
 } from "../streamed-session.js";
@@ -98,53 +90,21 @@ interface JournalOwner extends KernelOwner, SessionOwner<ExecutiveKernelExports>
   lastHeader: { readonly line: Uint8Array; readonly run: PackedSpec } | null;
 }
 
-class ExecutiveKernelEngine implements WasmExecutiveEngine {
-  readonly name = "wasm";
+class ExecutiveKernelEngine
+  extends StreamedKernelEngine<ExecutiveKernelExports, ExecutiveReport>
+  implements WasmExecutiveEngine
+{
   readonly machine: ExecutiveMachine<KernelState>;
   private readonly owner: JournalOwner;
 
-  constructor(
-    private readonly kernel: ExecutiveKernelExports,
-    readonly flavour: KernelFlavour,
-  ) {
+  constructor(kernel: ExecutiveKernelExports, flavour: KernelFlavour) {
+    super(kernel, flavour);
     this.owner = { kernel, loaded: null, head: null, generation: 0, lastHeader: null };
     this.machine = createKernelExecutive(this.owner);
   }
 
-  async auditBytes(given: unknown, givenOptions?: unknown): Promise<ExecutiveReport> {
-    const { bytes, options } = auditBytesArguments<ExecutiveAuditOptions>(
-      given,
-      givenOptions,
-      AUDIT_OPTIONS,
-    );
-    const session = new Session(this.owner, options);
-    for await (const chunk of chunksOf(bytes)) session.write(chunk);
-    return session.finish();
-  }
-
-  openAuditor(options?: unknown): ExecutiveJournalAuditor {
-    const checked = optionsArgument<ExecutiveAuditorOptions>(
-      "openAuditor(options)",
-      options,
-      AUDITOR_OPTIONS,
-    );
-    return new Session(this.owner, checked);
-  }
-
-  async resume(
-    snapshot: unknown,
-    journal: unknown,
-    options?: unknown,
-  ): Promise<ExecutiveJournalAuditor> {
-    const call = "resume(snapshot, journal, options)";
-    const checkedSnapshot = snapshotArgument(call, snapshot);
-    const checkedJournal = resumeJournalArgument(call, journal);
-    const checked = optionsArgument<ExecutiveAuditorOptions>(call, options, AUDITOR_OPTIONS);
-    return new Session(this.owner, checked).resumeFrom(checkedSnapshot, checkedJournal, checked);
-  }
-
-  memoryBytes(): number {
-    return this.kernel.memory.buffer.byteLength;
+  protected session(options: ExecutiveAuditorOptions): Session {
+    return new Session(this.owner, options);
   }
 }
 

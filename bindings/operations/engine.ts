@@ -7,15 +7,6 @@
  */
 
 import type { ResumeJournal } from "../../src/engine.js";
-import { chunksOf } from "../../src/engine.js";
-import {
-  AUDIT_OPTIONS,
-  AUDITOR_OPTIONS,
-  auditBytesArguments,
-  optionsArgument,
-  resumeJournalArgument,
-  snapshotArgument,
-} from "../../src/engine-arguments.js";
 import { chooseModel } from "../../src/journal/choose-model.js";
 import { JournalError } from "../../src/journal/errors.js";
 import { readJsonlHeader } from "../../src/journal/jsonl.js";
@@ -28,6 +19,7 @@ import { type KernelFlavour, type KernelSource, supportsSimd } from "../kernel.j
 import {
   type SessionOwner,
   type StreamedAuditor,
+  StreamedKernelEngine,
   StreamedSession,
   type StreamedSessionOptions,
 } from "../streamed-session.js";
@@ -89,51 +81,17 @@ export async function loadOperationsEngine(
   return new OperationsKernelEngine(kernel, flavour);
 }
 
-class OperationsKernelEngine implements WasmOperationsEngine {
-  readonly name = "wasm";
-  private readonly owner: SessionOwner<OperationsKernelExports>;
+class OperationsKernelEngine
+  extends StreamedKernelEngine<OperationsKernelExports, OperationsReport>
+  implements WasmOperationsEngine
+{
+  private readonly owner: SessionOwner<OperationsKernelExports> = {
+    kernel: this.kernel,
+    generation: 0,
+  };
 
-  constructor(
-    private readonly kernel: OperationsKernelExports,
-    readonly flavour: KernelFlavour,
-  ) {
-    this.owner = { kernel, generation: 0 };
-  }
-
-  async auditBytes(given: unknown, givenOptions?: unknown): Promise<OperationsReport> {
-    const { bytes, options } = auditBytesArguments<OperationsAuditOptions>(
-      given,
-      givenOptions,
-      AUDIT_OPTIONS,
-    );
-    const session = new Session(this.owner, options);
-    for await (const chunk of chunksOf(bytes)) session.write(chunk);
-    return session.finish();
-  }
-
-  openAuditor(options?: unknown): OperationsJournalAuditor {
-    const checked = optionsArgument<OperationsAuditorOptions>(
-      "openAuditor(options)",
-      options,
-      AUDITOR_OPTIONS,
-    );
-    return new Session(this.owner, checked);
-  }
-
-  async resume(
-    snapshot: unknown,
-    journal: unknown,
-    options?: unknown,
-  ): Promise<OperationsJournalAuditor> {
-    const call = "resume(snapshot, journal, options)";
-    const checkedSnapshot = snapshotArgument(call, snapshot);
-    const checkedJournal = resumeJournalArgument(call, journal);
-    const checked = optionsArgument<OperationsAuditorOptions>(call, options, AUDITOR_OPTIONS);
-    return new Session(this.owner, checked).resumeFrom(checkedSnapshot, checkedJournal, checked);
-  }
-
-  memoryBytes(): number {
-    return this.kernel.memory.buffer.byteLength;
+  protected session(options: OperationsAuditorOptions): Session {
+    return new Session(this.owner, options);
   }
 }
 
