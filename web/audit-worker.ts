@@ -10,7 +10,7 @@
 
 import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
-import { ownFormatOf } from "../src/journal/model-inputs.js";
+import { ownFormatModel, ownFormatOf } from "../src/journal/model-inputs.js";
 import { peekModel } from "../src/journal/peek-model.js";
 import type { Model } from "../src/models/model.js";
 import { type ModelName, type ModelReport, modelNamed } from "../src/models/registry.js";
@@ -65,10 +65,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 async function modelOf({ journal, model }: AuditRequest): Promise<ModelName> {
   const picked = model ?? undefined;
   const own = ownFormatOf(journal.name);
-  if (own !== null) {
-    const givenAs = `${MODEL_CHOICE}; a ${own.format.extension} journal is a ${own.model.name} journal`;
-    return chooseModel(journal.name, own.model.name as ModelName, picked, givenAs);
-  }
+  if (own !== null) return ownFormatModel(journal.name, own, picked, MODEL_CHOICE);
   const header = await peekModel(chunksOf(journal), journal.name);
   return chooseModel(journal.name, header.model, picked, MODEL_CHOICE);
 }

@@ -10,7 +10,7 @@ import { statSync } from "node:fs";
 import type { EngineName, JournalOptions, ModelEngine } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
-import { ownFormatOf, refuseForeignFlags } from "../journal/model-inputs.js";
+import { ownFormatModel, ownFormatOf, refuseForeignFlags } from "../journal/model-inputs.js";
 import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Model } from "../models/model.js";
@@ -137,8 +137,7 @@ export async function auditJournalFile(
   const own = ownFormatOf(path);
   if (own === null) return auditJsonlStream(path, readFileChunks(path, listedBytes), options);
   const { model, format } = own;
-  const givenAs = `--model; a ${format.extension} journal is a ${model.name} journal`;
-  chooseModel(path, model.name as ModelName, options.model, givenAs);
+  ownFormatModel(path, own, options.model, "--model");
   refuseForeignFlags(path, model, options.modelFlags);
   const engine = await modelEngine(model, options.engine);
   const { file, report } = await format.audit(path, engine, options.modelFlags);

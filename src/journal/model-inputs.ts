@@ -4,7 +4,8 @@
  * `.lisp-expr`), by the end of a file's name.
  */
 import type { Model } from "../models/model.js";
-import { MODELS } from "../models/registry.js";
+import { MODELS, type ModelName } from "../models/registry.js";
+import { chooseModel } from "./choose-model.js";
 import { JournalError } from "./errors.js";
 import type { ModelFlag, OwnJournalFormat } from "./model-command-line.js";
 
@@ -43,3 +44,18 @@ export function ownFormatOf(
 export const OWN_FORMAT_EXTENSIONS: readonly string[] = MODELS.flatMap((model: Model) =>
   model.commandLine.ownFormats.map((format) => format.extension),
 );
+
+/**
+ * The model of a journal in a model's own format: that model, unless another was given (`given`,
+ * named in the refusal as `givenAs`: `--model`, the page's Model).
+ */
+export function ownFormatModel(
+  path: string,
+  own: { readonly model: Model; readonly format: OwnJournalFormat<unknown> },
+  given: ModelName | undefined,
+  givenAs: string,
+): ModelName {
+  const named = own.model.name as ModelName;
+  const why = `${givenAs}; a ${own.format.extension} journal is a ${named} journal`;
+  return chooseModel(path, named, given, why);
+}
