@@ -5,7 +5,7 @@
 import { JournalError } from "../../journal/errors.js";
 import { describeJsonValue, jsonValueError } from "../../journal/json-value-error.js";
 import { readJsonlLines } from "../../journal/jsonl.js";
-import { auditDataEntries, type DataEntry } from "./audit.js";
+import { auditDataEntries } from "./audit.js";
 import type { CompiledModel } from "./compiled.js";
 import type { DataReport } from "./report.js";
 
