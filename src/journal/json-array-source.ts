@@ -316,19 +316,15 @@ class Scanner {
         return this.literalByte(chunk[i] as number, i);
       default:
         if (this.state >= NUMBER_MINUS) return this.numberByte(chunk[i] as number, i);
-        return this.structural(chunk[i] as number, i);
+        return this.structural(chunk, i);
     }
   }
 
   /** A byte between tokens. */
-  private structural(byte: number, i: number): number {
-    if (byte === SPACE || byte === TAB || byte === CR) return i + 1;
-    if (byte === LF) {
-      this.line += 1;
-      this.lineStart = this.base + i + 1;
-      this.continuations = 0;
-      return i + 1;
-    }
+  private structural(chunk: Uint8Array, from: number): number {
+    const i = this.skipWhitespace(chunk, from);
+    if (i === chunk.length) return i;
+    const byte = chunk[i] as number;
     if (byte >= 0x80) return this.beginStray(byte, i);
     switch (this.state) {
       case VALUE:
@@ -347,6 +343,22 @@ class Scanner {
       default:
         return this.afterValue(byte, i);
     }
+  }
+
+  /** Where the run of white space from `from` ends (a pretty-printed export is much of it). */
+  private skipWhitespace(chunk: Uint8Array, from: number): number {
+    let i = from;
+    for (; i < chunk.length; i += 1) {
+      const byte = chunk[i];
+      if (byte === LF) {
+        this.line += 1;
+        this.lineStart = this.base + i + 1;
+        this.continuations = 0;
+      } else if (byte !== SPACE && byte !== TAB && byte !== CR) {
+        break;
+      }
+    }
+    return i;
   }
 
   private afterValue(byte: number, i: number): number {
