@@ -81,7 +81,7 @@ export async function* jsonArrayElements(
   source.end();
 }
 
-/** How a path is written in the model file and in messages (docs/models/data.md, "Paths"). */
+/** How a path is written in a model file, and so in messages: `history.events`, `*Attributes`. */
 export function formatPath(path: Path): string {
   if (path.length === 0) return "the document itself";
   return path.map((step) => ("member" in step ? step.member : `*${step.suffix}`)).join(".");
