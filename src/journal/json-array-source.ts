@@ -70,7 +70,11 @@ export class JsonArraySource {
   }
 }
 
-/** The elements of the records array of the document `chunks` make, as they complete. */
+/**
+ * The elements of the records array of the document `chunks` make, as they complete. An
+ * element's `bytes` stay valid until the next element is asked for (the next chunk is not read
+ * before), whatever the chunks' reader does with its buffers.
+ */
 export async function* jsonArrayElements(
   chunks: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
   paths: readonly Path[],

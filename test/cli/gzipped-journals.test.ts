@@ -84,6 +84,21 @@ describe("gzipped journals (name.gz)", () => {
     }
   });
 
+  it("give layers and the HTML page, which quotes the journal's lines, what the plain journal gives", async () => {
+    const file = "examples/violations/unproven-dispatch.jsonl";
+    const gz = gzippedCopy(file);
+    expect(await statefoldInProcess(["layers", gz])).toEqual(
+      await statefoldInProcess(["layers", file]),
+    );
+    const pages = tempFiles({});
+    const [plainPage, gzPage] = [join(pages, "plain.html"), join(pages, "gz.html")];
+    await statefoldInProcess(["audit", file, "--html", plainPage]);
+    await statefoldInProcess(["audit", gz, "--html", gzPage]);
+    const page = readFileSync(gzPage, "utf8");
+    expect(page).toContain("&quot;kind&quot;:&quot;dispatched&quot;,&quot;id&quot;:&quot;D&quot;");
+    expect(page.replaceAll(gz, file)).toBe(readFileSync(plainPage, "utf8"));
+  });
+
   it("are audited by the worker pool (--jobs) as in process", async () => {
     const files = EXAMPLES.slice(0, 4).map(({ file }) => file);
     const gz = files.map(gzippedCopy);
