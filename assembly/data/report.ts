@@ -1,0 +1,199 @@
+/**
+ * The report block of a data model's journal (docs/models/data.md, "The report"), which the host
+ * reads (bindings/data/read-report.ts); its size follows the model's rules, so it is reserved per
+ * journal (`reportPointer`).
+ *
+ *   0    f64  events
+ *   8    f64  integrity index, -1 when none
+ *   16   f64  integrity line
+ *   24   i32  problem (record.ts Problem)
+ *   28   i32  the field at fault, -1 when none
+ *   32   i32  what was found there (record.ts Found)
+ *   36   i32  limit (Limit), 0 when none
+ *   40   f64  the line the limit was reached at
+ *   48   f64  torn tail line, 0 when none
+ *   56   f64  torn tail byte offset
+ *   64   f64  findings (illegal)
+ *   72   i32  findings listed
+ *   76   u32  the value at fault (its JSON text, kept, cut to FAULT_TEXT_MAX bytes): pointer
+ *   80   u32  its length
+ *   88   per rule, FINDING_BYTES: its first finding, index -1 while it holds
+ *   then the first ILLEGAL_LISTED_MAX findings, FINDING_BYTES each
+ *
+ * A finding, FINDING_BYTES:
+ *   0  f64 index   8 f64 line   16 i32 rule   20 i32 reason   24 i32 kind (-1: unknown, its
+ *   spelling at 48)   28 i32 entity (-1: none)   32 the key (a kept value cell, absent when
+ *   none)   48 u32 an unknown kind's spelling (kept): pointer   52 u32 its length
+ */
+
+import { Limit } from "../jsonl";
+import { reserve } from "../memory";
+import { allocate } from "./alloc";
+import { TableHeader, ValueTag, word } from "./layout";
+import { keepValue, setAbsent } from "./values";
+
+export namespace Reason {
+  export const MISSING_KEY: i32 = 0;
+  export const DUPLICATE: i32 = 1;
+  export const MISSING: i32 = 2;
+  export const WRONG_STATE: i32 = 3;
+  export const NO_INSTANCE: i32 = 4;
+  export const CHECK_FAILED: i32 = 5;
+  export const LIMIT: i32 = 6;
+  export const UNEXPECTED_KIND: i32 = 7;
+  export const NOT_FIRST: i32 = 8;
+  export const REPEATED: i32 = 9;
+  export const AFTER_LAST: i32 = 10;
+  export const UNKNOWN_KIND: i32 = 11;
+  export const OUT_OF_SEQUENCE: i32 = 12;
+  export const NOT_INCREASING: i32 = 13;
+  export const OPEN_AT_END: i32 = 14;
+}
+
+export const REPORT_EVENTS: usize = 0;
+export const REPORT_INTEGRITY_INDEX: usize = 8;
+export const REPORT_INTEGRITY_LINE: usize = 16;
+export const REPORT_INTEGRITY_PROBLEM: usize = 24;
+export const REPORT_INTEGRITY_FIELD: usize = 28;
+export const REPORT_INTEGRITY_FOUND: usize = 32;
+export const REPORT_LIMIT: usize = 36;
+export const REPORT_LIMIT_LINE: usize = 40;
+export const REPORT_TORN_TAIL_LINE: usize = 48;
+export const REPORT_TORN_TAIL_OFFSET: usize = 56;
+export const REPORT_ILLEGAL: usize = 64;
+export const REPORT_ILLEGAL_LISTED: usize = 72;
+export const REPORT_INTEGRITY_TEXT_POINTER: usize = 76;
+export const REPORT_INTEGRITY_TEXT_LENGTH: usize = 80;
+export const REPORT_RULES: usize = 88;
+export const FINDING_BYTES: usize = 56;
+export const ILLEGAL_LISTED_MAX: i32 = 10;
+
+export namespace FindingWord {
+  export const INDEX: usize = 0;
+  export const LINE: usize = 8;
+  export const RULE: usize = 16;
+  export const REASON: usize = 20;
+  export const KIND: usize = 24;
+  export const ENTITY: usize = 28;
+  export const KEY: usize = 32;
+  export const SPELLING_POINTER: usize = 48;
+  export const SPELLING_LENGTH: usize = 52;
+}
+
+/** A longer value at fault is cut to this many bytes in the report (the host says so). */
+const FAULT_TEXT_MAX: usize = 200;
+
+export let report: usize = 0;
+let listAt: usize = 0;
+
+/** Set once the fold has stopped at an integrity fault or a limit; later records are only counted. */
+export let stopped = false;
+
+/** Reserves the journal's report block; false when memory is exhausted. */
+export function resetReport(): bool {
+  const rules = <usize>word(TableHeader.RULE_COUNT);
+  const bytes = REPORT_RULES + (rules + <usize>ILLEGAL_LISTED_MAX) * FINDING_BYTES;
+  report = reserve(bytes);
+  if (report == 0) return false;
+  memory.fill(report, 0, bytes);
+  store<f64>(report + REPORT_INTEGRITY_INDEX, -1);
+  store<i32>(report + REPORT_INTEGRITY_PROBLEM, -1);
+  store<i32>(report + REPORT_INTEGRITY_FIELD, -1);
+  for (let rule: usize = 0; rule < rules; rule++) store<f64>(report + REPORT_RULES + rule * FINDING_BYTES, -1);
+  listAt = REPORT_RULES + rules * FINDING_BYTES;
+  stopped = false;
+  return true;
+}
+
+export function reportListAt(): usize {
+  return listAt;
+}
+
+export function countEvent(): f64 {
+  const index = load<f64>(report + REPORT_EVENTS);
+  store<f64>(report + REPORT_EVENTS, index + 1);
+  return index;
+}
+
+export function stopAtLimit(limit: i32, line: f64): void {
+  stopped = true;
+  if (load<i32>(report + REPORT_LIMIT) != Limit.NONE) return;
+  store<i32>(report + REPORT_LIMIT, limit);
+  store<f64>(report + REPORT_LIMIT_LINE, line);
+}
+
+export function limitReached(): i32 {
+  return load<i32>(report + REPORT_LIMIT);
+}
+
+export function noteTornTail(line: f64, offset: f64): void {
+  store<f64>(report + REPORT_TORN_TAIL_LINE, line);
+  store<f64>(report + REPORT_TORN_TAIL_OFFSET, offset);
+}
+
+/** Records the record's integrity fault (the JSON at fault, when any, kept) and stops the fold. */
+export function stopAtIntegrityFault(
+  index: f64, line: f64, problem: i32, field: i32, found: i32, textStart: usize, textEnd: usize,
+): void {
+  stopped = true;
+  store<f64>(report + REPORT_INTEGRITY_INDEX, index);
+  store<f64>(report + REPORT_INTEGRITY_LINE, line);
+  store<i32>(report + REPORT_INTEGRITY_PROBLEM, problem);
+  store<i32>(report + REPORT_INTEGRITY_FIELD, field);
+  store<i32>(report + REPORT_INTEGRITY_FOUND, found);
+  const length = min(textEnd - textStart, FAULT_TEXT_MAX);
+  if (length == 0) return;
+  const copy = reserve(length);
+  if (copy == 0) return stopAtLimit(Limit.MEMORY, line);
+  memory.copy(copy, textStart, length);
+  store<u32>(report + REPORT_INTEGRITY_TEXT_POINTER, <u32>copy);
+  store<u32>(report + REPORT_INTEGRITY_TEXT_LENGTH, <u32>length);
+}
+
+/** Where a finding is made: the record's place and kind (its spelling when the kind is unknown). */
+export class FindingPlace {
+  static index: f64 = 0;
+  static line: f64 = 0;
+  static kind: i32 = -1;
+  static spelling: usize = 0;
+  static spellingLength: usize = 0;
+}
+
+function writeFinding(finding: usize, rule: i32, reason: i32, entity: i32, key: usize): bool {
+  store<f64>(finding + FindingWord.INDEX, FindingPlace.index);
+  store<f64>(finding + FindingWord.LINE, FindingPlace.line);
+  store<i32>(finding + FindingWord.RULE, rule);
+  store<i32>(finding + FindingWord.REASON, reason);
+  store<i32>(finding + FindingWord.KIND, FindingPlace.kind);
+  store<i32>(finding + FindingWord.ENTITY, entity);
+  setAbsent(finding + FindingWord.KEY);
+  if (key != 0 && !keepValue(finding + FindingWord.KEY, key)) return false;
+  if (FindingPlace.kind >= 0) return true;
+  const length = FindingPlace.spellingLength;
+  const copy = allocate(length);
+  if (copy == 0) return false;
+  memory.copy(copy, FindingPlace.spelling, length);
+  store<u32>(finding + FindingWord.SPELLING_POINTER, <u32>copy);
+  store<u32>(finding + FindingWord.SPELLING_LENGTH, <u32>length);
+  return true;
+}
+
+/**
+ * A finding at the current record: counted, the first of its rule noted, one of the first ten
+ * listed. `entity` is -1 and `key` 0 when the finding names none.
+ */
+export function noteFinding(rule: i32, reason: i32, entity: i32, key: usize): void {
+  store<f64>(report + REPORT_ILLEGAL, load<f64>(report + REPORT_ILLEGAL) + 1);
+  const first = report + REPORT_RULES + <usize>rule * FINDING_BYTES;
+  const keyCell = key != 0 && load<u32>(key) != ValueTag.ABSENT ? key : 0;
+  if (load<f64>(first) < 0 && !writeFinding(first, rule, reason, entity, keyCell)) {
+    return stopAtLimit(Limit.MEMORY, FindingPlace.line);
+  }
+  const listed = load<i32>(report + REPORT_ILLEGAL_LISTED);
+  if (listed >= ILLEGAL_LISTED_MAX) return;
+  if (!writeFinding(report + listAt + <usize>listed * FINDING_BYTES, rule, reason, entity, keyCell)) {
+    return stopAtLimit(Limit.MEMORY, FindingPlace.line);
+  }
+  store<i32>(report + REPORT_ILLEGAL_LISTED, listed + 1);
+}
+
