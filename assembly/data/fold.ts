@@ -270,7 +270,7 @@ function instanceClause(clause: i32, op: i32): void {
   const entity = word(clause + ClauseWord.A);
   const key = operand(clause + ClauseWord.OPERAND_1, operandCells);
   current = 0;
-  if (!isKey(key)) return fail(clause, Reason.MISSING_KEY, entity, key);
+  if (!isKey(key)) return fail(clause, Reason.MISSING_KEY, entity, 0); // a bool is no key: none is named
   const hash = keyHash(key);
   const found = findInstance(entity, key, hash);
   if (op == ClauseOpCode.NEW) {

@@ -16,11 +16,7 @@ import { JournalWord, TableHeader, Width, word } from "./layout";
 import { kindNamed } from "./model";
 import {
   beginRecord,
-  faultEnd,
   faultField,
-  faultFound,
-  faultProblem,
-  faultStart,
   kindLength,
   kindPointer,
   Problem,
@@ -105,7 +101,7 @@ class DataLines {
 }
 
 function malformed(index: f64, problem: i32): void {
-  stopAtIntegrityFault(index, lineNumber, problem, -1, 0, 0, 0);
+  stopAtIntegrityFault(index, lineNumber, problem, -1);
 }
 
 function auditLine(index: f64, shape: i32, start: usize, end: usize): void {
@@ -135,7 +131,7 @@ export function auditRecord(index: f64, start: usize, end: usize): void {
     const typed = typeField(start, end, word(fields + i));
     if (typed == Typed.NO_MEMORY) return stopAtLimit(Limit.MEMORY, lineNumber);
     if (typed == Typed.FAULT) {
-      return stopAtIntegrityFault(index, lineNumber, faultProblem, faultField, faultFound, faultStart, faultEnd);
+      return stopAtIntegrityFault(index, lineNumber, Problem.WRONG_TYPE, faultField);
     }
   }
   foldRecord(kind);

@@ -7,15 +7,14 @@
  * `null`, leaves the field absent.
  *
  * A field is typed only when its record's kind (or the journal's settings) reads it: an int is a
- * safe-integer JSON number or a string of an optional `-` and digits within i64; a string is
- * decoded (escapes) where it has any; a bool is `true` or `false`. Anything else is the record's
- * integrity fault, which `fieldFault` describes.
+ * JSON number whose exact value is a safe integer or a string of an optional `-` and digits
+ * within i64; a string is decoded (escapes) where it has any; a bool is `true` or `false`.
+ * Anything else is the record's integrity fault (`faultField`).
  */
 
 import { CharCode, decodeString, scanString, scannedEscape, skipWhitespace } from "../json";
 import { scratch } from "../jsonl";
 import { reserve, abandon } from "../memory";
-import { integerValue, isSafeIntegerNumber } from "../number";
 import { skipValue } from "../header";
 import { FieldTypeCode, PathStepKind, stringLength, stringPointer, TableHeader, ValueTag, Width, word } from "./layout";
 import { bytesEqual, lengthOf, pointerOf, setAbsent, setBool, setInt, setString, tagOf, VALUE_BYTES } from "./values";
@@ -28,26 +27,12 @@ export namespace Problem {
   export const NOT_AN_OBJECT: i32 = 2;
   export const KIND_NOT_A_STRING: i32 = 3;
   export const WRONG_TYPE: i32 = 4;
-  export const INT_OUT_OF_RANGE: i32 = 5;
-}
-
-/** What a value found is, in a fault (JSON's types; a number that is no safe integer apart). */
-export namespace Found {
-  export const STRING: i32 = 0;
-  export const NUMBER: i32 = 1;
-  export const BOOL: i32 = 2;
-  export const OBJECT: i32 = 3;
-  export const ARRAY: i32 = 4;
-  export const NULL: i32 = 5;
 }
 
 /** The cell of each field (VALUE_BYTES each, in field order). */
 export let fieldCells: usize = 0;
-/** Set by `typeField` on a fault: the field, what was found and where its JSON lies. */
+/** Set by `typeField` on a fault: the field of another type. */
 export let faultField: i32 = -1;
-export let faultFound: i32 = 0;
-export let faultStart: usize = 0;
-export let faultEnd: usize = 0;
 
 /** The record's kind as written (decoded). */
 export let kindPointer: usize = 0;
@@ -234,58 +219,112 @@ export function typeField(start: usize, end: usize, field: i32): i32 {
   const type = word(fieldAt + 1);
   const c = <u32>load<u8>(valueStart);
   if (c == CharCode.QUOTE) {
-    if (type == FieldTypeCode.BOOL) return fault(field, Problem.WRONG_TYPE, Found.STRING);
+    if (type == FieldTypeCode.BOOL) return fault(field);
     if (!stringAt(valueStart, valueEnd)) return Typed.NO_MEMORY;
     if (type == FieldTypeCode.STRING) {
       setString(cell, decodedPointer, decodedLength);
       return Typed.OK;
     }
-    return intOfDigits(cell, field, decodedPointer, decodedLength);
+    return intOfDigits(cell, decodedPointer, decodedLength) ? Typed.OK : fault(field);
   }
   if (c == CharCode.MINUS || c - CharCode.ZERO <= 9) {
-    if (type != FieldTypeCode.INT || !isSafeIntegerNumber(valueStart, valueEnd)) {
-      return fault(field, Problem.WRONG_TYPE, Found.NUMBER);
-    }
-    setInt(cell, integerValue);
-    return Typed.OK;
+    return type == FieldTypeCode.INT && intOfNumber(cell, valueStart, valueEnd) ? Typed.OK : fault(field);
   }
-  if (c == 0x74 || c == 0x66) {
-    if (type != FieldTypeCode.BOOL) return fault(field, Problem.WRONG_TYPE, Found.BOOL);
+  if ((c == 0x74 || c == 0x66) && type == FieldTypeCode.BOOL) {
     setBool(cell, c == 0x74);
     return Typed.OK;
   }
-  return fault(field, Problem.WRONG_TYPE, c == CharCode.OPEN_BRACE ? Found.OBJECT : Found.ARRAY);
+  return fault(field);
 }
 
-function fault(field: i32, problem: i32, found: i32): i32 {
+function fault(field: i32): i32 {
   faultField = field;
-  faultProblem = problem;
-  faultFound = found;
-  faultStart = valueStart;
-  faultEnd = valueEnd;
   return Typed.FAULT;
 }
-
-export let faultProblem: i32 = Problem.NONE;
 
 const I64_MAX_DIV_10: u64 = 922337203685477580;
 
 /** An int field's string: an optional `-` and ASCII digits whose value is within i64. */
-function intOfDigits(cell: usize, field: i32, at: usize, length: usize): i32 {
+function intOfDigits(cell: usize, at: usize, length: usize): bool {
   const negative = length > 0 && load<u8>(at) == CharCode.MINUS;
   let i: usize = negative ? 1 : 0;
-  if (i == length) return fault(field, Problem.WRONG_TYPE, Found.STRING);
-  // The magnitude, in u64: at most 2^63 (for −2^63).
+  if (i == length) return false;
+  // The magnitude, in u64: at most 2^63 (for −2^63); past 10 × I64_MAX_DIV_10 + 9 it is out of range anyway.
   let magnitude: u64 = 0;
   let overflow = false;
   for (; i < length; i++) {
     const digit = <u32>load<u8>(at + i) - CharCode.ZERO;
-    if (digit > 9) return fault(field, Problem.WRONG_TYPE, Found.STRING);
-    if (magnitude > I64_MAX_DIV_10 || (magnitude == I64_MAX_DIV_10 && digit > 8)) overflow = true;
+    if (digit > 9) return false;
+    if (magnitude > I64_MAX_DIV_10) overflow = true;
     else magnitude = magnitude * 10 + <u64>digit;
   }
   const limit: u64 = negative ? 0x8000000000000000 : 0x7fffffffffffffff;
-  if (overflow || magnitude > limit) return fault(field, Problem.INT_OUT_OF_RANGE, Found.STRING);
+  if (overflow || magnitude > limit) return false;
   setInt(cell, negative ? <i64>(0 - magnitude) : <i64>magnitude);
-  return Typed.OK;
+  return true;
+}
+
+const SAFE_MAX: u64 = (1 << 53) - 1;
+/** An exponent saturates here: far past any digit count a line can hold. */
+const EXPONENT_CAP: i64 = 1 << 40;
+
+/**
+ * An int field's number (validated JSON): an int when its exact decimal value is an integer
+ * within ±(2^53 − 1) — `5`, `5.0`, `5e0`, `-0`; not `5.5`, nor `4.0000000000000001` (which
+ * JSON.parse rounds onto 4), nor `9007199254740993`.
+ */
+function intOfNumber(cell: usize, start: usize, end: usize): bool {
+  let at = start;
+  const negative = load<u8>(at) == CharCode.MINUS;
+  if (negative) at++;
+  const intStart = at;
+  while (at < end && <u32>load<u8>(at) - CharCode.ZERO <= 9) at++;
+  const intEnd = at;
+  let fracStart = at;
+  let fracEnd = at;
+  if (at < end && load<u8>(at) == CharCode.DOT) {
+    fracStart = ++at;
+    while (at < end && <u32>load<u8>(at) - CharCode.ZERO <= 9) at++;
+    fracEnd = at;
+  }
+  let exponent: i64 = 0;
+  if (at < end) {
+    at++; // e or E
+    const sign = <u32>load<u8>(at);
+    const exponentNegative = sign == CharCode.MINUS;
+    if (exponentNegative || sign == CharCode.PLUS) at++;
+    for (; at < end; at++) {
+      exponent = exponent * 10 + <i64>(<u32>load<u8>(at) - CharCode.ZERO);
+      if (exponent > EXPONENT_CAP) exponent = EXPONENT_CAP;
+    }
+    if (exponentNegative) exponent = -exponent;
+  }
+  // The digits D = integer part then fraction; digit i weighs 10^(point − 1 − i).
+  const intDigits = <i64>(intEnd - intStart);
+  const digits = intDigits + <i64>(fracEnd - fracStart);
+  let first: i64 = 0;
+  while (first < digits && digitOf(intStart, intDigits, fracStart, first) == 0) first++;
+  if (first == digits) {
+    setInt(cell, 0);
+    return true;
+  }
+  let last = digits - 1;
+  while (digitOf(intStart, intDigits, fracStart, last) == 0) last--;
+  const point = intDigits + exponent;
+  if (last >= point || point - first > 16) return false;
+  let magnitude: u64 = 0;
+  for (let i = first; i < point; i++) {
+    magnitude = magnitude * 10 + <u64>(i <= last ? digitOf(intStart, intDigits, fracStart, i) : 0);
+  }
+  if (magnitude > SAFE_MAX) return false;
+  setInt(cell, negative ? -<i64>magnitude : <i64>magnitude);
+  return true;
+}
+
+// @ts-expect-error: decorator
+@inline
+function digitOf(intStart: usize, intDigits: i64, fracStart: usize, i: i64): u32 {
+  return i < intDigits
+    ? <u32>load<u8>(intStart + <usize>i) - CharCode.ZERO
+    : <u32>load<u8>(fracStart + <usize>(i - intDigits)) - CharCode.ZERO;
 }

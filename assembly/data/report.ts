@@ -7,17 +7,14 @@
  *   8    f64  integrity index, -1 when none
  *   16   f64  integrity line
  *   24   i32  problem (record.ts Problem)
- *   28   i32  the field at fault, -1 when none
- *   32   i32  what was found there (record.ts Found)
- *   36   i32  limit (Limit), 0 when none
+ *   28   i32  the field of another type, -1 when none
+ *   32   i32  limit (Limit), 0 when none
  *   40   f64  the line the limit was reached at
  *   48   f64  torn tail line, 0 when none
  *   56   f64  torn tail byte offset
  *   64   f64  findings (illegal)
  *   72   i32  findings listed
- *   76   u32  the value at fault (its JSON text, kept, cut to FAULT_TEXT_MAX bytes): pointer
- *   80   u32  its length
- *   88   per rule, FINDING_BYTES: its first finding, index -1 while it holds
+ *   80   per rule, FINDING_BYTES: its first finding, index -1 while it holds
  *   then the first ILLEGAL_LISTED_MAX findings, FINDING_BYTES each
  *
  * A finding, FINDING_BYTES:
@@ -55,16 +52,13 @@ export const REPORT_INTEGRITY_INDEX: usize = 8;
 export const REPORT_INTEGRITY_LINE: usize = 16;
 export const REPORT_INTEGRITY_PROBLEM: usize = 24;
 export const REPORT_INTEGRITY_FIELD: usize = 28;
-export const REPORT_INTEGRITY_FOUND: usize = 32;
-export const REPORT_LIMIT: usize = 36;
+export const REPORT_LIMIT: usize = 32;
 export const REPORT_LIMIT_LINE: usize = 40;
 export const REPORT_TORN_TAIL_LINE: usize = 48;
 export const REPORT_TORN_TAIL_OFFSET: usize = 56;
 export const REPORT_ILLEGAL: usize = 64;
 export const REPORT_ILLEGAL_LISTED: usize = 72;
-export const REPORT_INTEGRITY_TEXT_POINTER: usize = 76;
-export const REPORT_INTEGRITY_TEXT_LENGTH: usize = 80;
-export const REPORT_RULES: usize = 88;
+export const REPORT_RULES: usize = 80;
 export const FINDING_BYTES: usize = 56;
 export const ILLEGAL_LISTED_MAX: i32 = 10;
 
@@ -79,9 +73,6 @@ export namespace FindingWord {
   export const SPELLING_POINTER: usize = 48;
   export const SPELLING_LENGTH: usize = 52;
 }
-
-/** A longer value at fault is cut to this many bytes in the report (the host says so). */
-const FAULT_TEXT_MAX: usize = 200;
 
 export let report: usize = 0;
 let listAt: usize = 0;
@@ -131,23 +122,13 @@ export function noteTornTail(line: f64, offset: f64): void {
   store<f64>(report + REPORT_TORN_TAIL_OFFSET, offset);
 }
 
-/** Records the record's integrity fault (the JSON at fault, when any, kept) and stops the fold. */
-export function stopAtIntegrityFault(
-  index: f64, line: f64, problem: i32, field: i32, found: i32, textStart: usize, textEnd: usize,
-): void {
+/** Records the record's integrity fault (a record.ts Problem, and the field it names or -1) and stops the fold. */
+export function stopAtIntegrityFault(index: f64, line: f64, problem: i32, field: i32): void {
   stopped = true;
   store<f64>(report + REPORT_INTEGRITY_INDEX, index);
   store<f64>(report + REPORT_INTEGRITY_LINE, line);
   store<i32>(report + REPORT_INTEGRITY_PROBLEM, problem);
   store<i32>(report + REPORT_INTEGRITY_FIELD, field);
-  store<i32>(report + REPORT_INTEGRITY_FOUND, found);
-  const length = min(textEnd - textStart, FAULT_TEXT_MAX);
-  if (length == 0) return;
-  const copy = reserve(length);
-  if (copy == 0) return stopAtLimit(Limit.MEMORY, line);
-  memory.copy(copy, textStart, length);
-  store<u32>(report + REPORT_INTEGRITY_TEXT_POINTER, <u32>copy);
-  store<u32>(report + REPORT_INTEGRITY_TEXT_LENGTH, <u32>length);
 }
 
 /** Where a finding is made: the record's place and kind (its spelling when the kind is unknown). */

@@ -29,15 +29,18 @@ export function isDataHeader(firstLine: Uint8Array, file: string, modelName: str
   if (!Object.hasOwn(value, "statefold")) return false;
   const header = value as Record<string, unknown>;
   const origin = { file, text, firstLine: 1 };
-  const refuse = (field: string, expected: string): never => {
-    const found = Object.hasOwn(header, field) ? describeJsonValue(header[field]) : "none";
-    const at = Object.hasOwn(header, field) ? [field] : [];
-    throw jsonValueError(origin, at, `expected "${field}": ${expected}, found ${found}`, "header");
+  // The reference's words (src/models/data/engine.ts, checkHeader).
+  const refuse = (member: string, detail: string): never => {
+    throw jsonValueError(origin, [member], detail, "header");
   };
-  if (header.statefold !== "journal") refuse("statefold", '"journal"');
-  if (header.version !== JOURNAL_VERSION) refuse("version", String(JOURNAL_VERSION));
-  if (Object.hasOwn(header, "model") && header.model !== modelName) {
-    refuse("model", `${JSON.stringify(modelName)} (the model file's name), or no "model"`);
-  }
+  if (header.statefold !== "journal")
+    refuse("statefold", `expected "statefold": "journal", found ${describeJsonValue(header.statefold)}`);
+  if (header.version !== JOURNAL_VERSION)
+    refuse("version", `expected "version": 1, found ${describeJsonValue(header.version)}`);
+  if (Object.hasOwn(header, "model") && header.model !== modelName)
+    refuse(
+      "model",
+      `the journal names the model ${describeJsonValue(header.model)}, but it is being audited with the model file's "${modelName}"`,
+    );
   return true;
 }

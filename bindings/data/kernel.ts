@@ -21,12 +21,9 @@ export interface DataKernelExports extends StreamingKernel {
   readonly REPORT_ILLEGAL: WebAssembly.Global;
   readonly REPORT_ILLEGAL_LISTED: WebAssembly.Global;
   readonly REPORT_INTEGRITY_FIELD: WebAssembly.Global;
-  readonly REPORT_INTEGRITY_FOUND: WebAssembly.Global;
   readonly REPORT_INTEGRITY_INDEX: WebAssembly.Global;
   readonly REPORT_INTEGRITY_LINE: WebAssembly.Global;
   readonly REPORT_INTEGRITY_PROBLEM: WebAssembly.Global;
-  readonly REPORT_INTEGRITY_TEXT_LENGTH: WebAssembly.Global;
-  readonly REPORT_INTEGRITY_TEXT_POINTER: WebAssembly.Global;
   readonly REPORT_LIMIT: WebAssembly.Global;
   readonly REPORT_RULES: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_LINE: WebAssembly.Global;

@@ -125,13 +125,12 @@ function readIntegrity(
 ): DataIntegrity | null {
   const index = f64("REPORT_INTEGRITY_INDEX");
   if (index < 0) return null;
-  const field = model.fields[i32("REPORT_INTEGRITY_FIELD")] ?? null;
   const problem = PROBLEMS[i32("REPORT_INTEGRITY_PROBLEM")] as Problem;
   return {
     index,
     line: f64("REPORT_INTEGRITY_LINE"),
     reason: "malformed-event",
-    message: integrityMessage(problem, field, model.kindPath),
+    message: integrityMessage(model, problem, i32("REPORT_INTEGRITY_FIELD")),
   };
 }
 

@@ -115,3 +115,142 @@ export function jsonl(...records: unknown[]): Uint8Array {
       .join(""),
   );
 }
+
+function rules(...names: string[]) {
+  return names.map((name) => ({ name, description: null }));
+}
+
+function kindsOf(kinds: Record<string, Clause[]>, reads: Record<string, number[]> = {}) {
+  return {
+    kinds: Object.entries(kinds).map(([name, clauses]) => ({
+      name,
+      clauses,
+      reads: reads[name] ?? [],
+    })),
+    kindOf: new Map(Object.keys(kinds).map((name, i) => [name, i])),
+  };
+}
+
+const NO_JOURNAL: CompiledModel["journal"] = {
+  sequence: null,
+  monotone: [],
+  monotoneRule: null,
+  registers: [],
+  counters: [],
+  knownKindsRule: null,
+  key: null,
+  reads: [],
+};
+
+/** Every record may oblige the next (first, once, next, last). */
+export function orderModel(): CompiledModel {
+  return {
+    name: "order",
+    source: { lines: true },
+    kindPath: path("kind"),
+    fields: [],
+    ...kindsOf({
+      open: [
+        { ...common, op: "first", rule: 0 },
+        { ...common, op: "once", rule: 1 },
+        { ...common, op: "next", kinds: [1, 2], rule: 2 },
+      ],
+      step: [],
+      close: [{ ...common, op: "last", rule: 3 }],
+      other: [],
+    }),
+    entities: [],
+    journal: { ...NO_JOURNAL, knownKindsRule: 4 },
+    rules: rules("open#1", "open#2", "open#3", "close#1", "known-kinds"),
+  };
+}
+
+/** Tasks that `reuse` their keys, a register, a bounded counter, a monotone field, a suffix path. */
+export function tasksModel(): CompiledModel {
+  const scheduled = 0;
+  const started = 1;
+  const done = 2;
+  return {
+    name: "tasks",
+    source: { lines: true },
+    kindPath: path("kind"),
+    fields: [
+      { name: "id", path: path("*Attributes.taskId"), type: "int" },
+      { name: "t", path: path("t"), type: "int" },
+    ],
+    ...kindsOf(
+      {
+        scheduled: [
+          { ...common, op: "new", entity: 0, key: field(0), to: scheduled, rule: 0 },
+          { ...common, op: "count", counter: 0, by: 1n, rule: 1 },
+        ],
+        started: [
+          {
+            ...common,
+            op: "step",
+            entity: 0,
+            key: field(0),
+            from: [scheduled],
+            to: [started],
+            rule: 2,
+          },
+          { ...common, op: "put", target: { register: 0 }, value: field(0), rule: 3 },
+        ],
+        completed: [
+          {
+            ...common,
+            op: "step",
+            entity: 0,
+            key: field(0),
+            from: [started],
+            to: [done],
+            rule: 4,
+          },
+          { ...common, op: "count", counter: 0, by: -1n, rule: 5 },
+        ],
+        noise: [
+          {
+            elseIgnore: true,
+            op: "step",
+            entity: 0,
+            key: field(0),
+            from: [scheduled],
+            to: [started],
+            rule: 6,
+          },
+        ],
+      },
+      { scheduled: [0], started: [0], completed: [0], noise: [0] },
+    ),
+    entities: [
+      {
+        name: "task",
+        states: ["scheduled", "started", "done"],
+        final: [false, false, true],
+        slots: [],
+        atEnd: [false, false, true],
+        atEndRule: 8,
+        reuse: true,
+      },
+    ],
+    journal: {
+      ...NO_JOURNAL,
+      monotone: [{ field: 1, strict: true }],
+      monotoneRule: 7,
+      registers: [{ name: "last", initial: "none" }],
+      counters: [{ name: "busy", max: 1n }],
+      reads: [1],
+    },
+    rules: rules(
+      "scheduled#1",
+      "scheduled#2",
+      "started#1",
+      "started#2",
+      "completed#1",
+      "completed#2",
+      "noise#1",
+      "monotone",
+      "task.atEnd",
+    ),
+  };
+}
