@@ -34,7 +34,10 @@ export function isDataHeader(firstLine: Uint8Array, file: string, modelName: str
     throw jsonValueError(origin, [member], detail, "header");
   };
   if (header.statefold !== "journal")
-    refuse("statefold", `expected "statefold": "journal", found ${describeJsonValue(header.statefold)}`);
+    refuse(
+      "statefold",
+      `expected "statefold": "journal", found ${describeJsonValue(header.statefold)}`,
+    );
   if (header.version !== JOURNAL_VERSION)
     refuse("version", `expected "version": 1, found ${describeJsonValue(header.version)}`);
   if (Object.hasOwn(header, "model") && header.model !== modelName)
