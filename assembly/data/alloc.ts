@@ -13,6 +13,8 @@ const LARGE_BYTES: usize = 16 << 10;
 const SMALLEST_CLASS: i32 = 4; // 16 bytes
 const CLASS_COUNT: i32 = 33;
 
+/** Set when an allocation found no memory (a restore tells exhaustion from a bad snapshot by it). */
+export let allocationFailed = false;
 let runAt: usize = 0;
 let runEnd: usize = 0;
 /** Free list heads by size class (the first word of a free block links the next). */
@@ -21,6 +23,7 @@ const freeLists = memory.data(CLASS_COUNT * 4, 4);
 export function resetAllocation(): void {
   runAt = 0;
   runEnd = 0;
+  allocationFailed = false;
   memory.fill(freeLists, 0, <usize>CLASS_COUNT * 4);
 }
 
@@ -40,9 +43,9 @@ export function allocate(bytes: usize): usize {
     return free;
   }
   const size = <usize>1 << <usize>c;
-  if (size >= LARGE_BYTES) return reserve(size);
+  if (size >= LARGE_BYTES) return reserveOrFail(size);
   if (runAt + size > runEnd) {
-    const run = reserve(RUN_BYTES);
+    const run = reserveOrFail(RUN_BYTES);
     if (run == 0) return 0;
     runAt = run;
     runEnd = run + RUN_BYTES;
@@ -50,6 +53,12 @@ export function allocate(bytes: usize): usize {
   const at = runAt;
   runAt += size;
   return at;
+}
+
+function reserveOrFail(bytes: usize): usize {
+  const block = reserve(bytes);
+  if (block == 0) allocationFailed = true;
+  return block;
 }
 
 /** Returns a block of `bytes` (as allocated) to its class; a large one to ../memory.ts. */

@@ -48,6 +48,7 @@ import {
 } from "./instances";
 import { fieldCell } from "./record";
 import { FindingPlace, noteFinding, Reason } from "./report";
+import { putBytes, putF64, putI64, putU32, putValue, readFailed, takeF64, takeI64, takeIndex, takeRaw, takeText, takeU32, takeValue } from "./state-bytes";
 import { intOf, keepValue, setAbsent, setInt, setPacked, tagOf, VALUE_BYTES, valuesEqual } from "./values";
 
 export let registers: usize = 0;
@@ -363,3 +364,74 @@ export function checkAtEnd(): void {
   }
 }
 
+
+// The journal state as a snapshot's part (state-bytes.ts), taken between records.
+
+export function writeFoldState(): void {
+  putI64(<i64>expectedLow);
+  putI64(expectedHigh);
+  const registerCount = <usize>word(TableHeader.REGISTER_COUNT);
+  for (let register: usize = 0; register < registerCount; register++) putValue(registers + register * VALUE_BYTES);
+  putBytes(counters, <usize>word(TableHeader.COUNTER_COUNT) << 4);
+  putBytes(monotone, <usize>journalWord(JournalWord.MONOTONE_COUNT) << 4);
+  putBytes(seenKinds, <usize>word(TableHeader.KIND_COUNT));
+  putU32(<u32>obligationCount);
+  for (let i = 0; i < obligationCount; i++) putU32(load<u32>(obligations + (<usize>i << 2)));
+  putF64(FindingPlace.index);
+  putF64(FindingPlace.line);
+  putU32(<u32>FindingPlace.kind);
+  if (FindingPlace.kind >= 0) return;
+  putU32(<u32>FindingPlace.spellingLength);
+  putBytes(FindingPlace.spelling, FindingPlace.spellingLength);
+}
+
+/** Reads the journal state back into the freshly begun journal; false when it does not hold. */
+export function readFoldState(): bool {
+  expectedLow = <u64>takeI64();
+  expectedHigh = takeI64();
+  const registerCount = <usize>word(TableHeader.REGISTER_COUNT);
+  for (let register: usize = 0; register < registerCount; register++) {
+    takeValue(operandCells);
+    if (readFailed || !keepValue(registers + register * VALUE_BYTES, operandCells)) return false;
+  }
+  if (!takeInto(counters, <usize>word(TableHeader.COUNTER_COUNT) << 4)) return false;
+  if (!takeInto(monotone, <usize>journalWord(JournalWord.MONOTONE_COUNT) << 4)) return false;
+  if (!takeInto(seenKinds, <usize>word(TableHeader.KIND_COUNT))) return false;
+  obligationCount = <i32>takeIndex(<u32>word(TableHeader.CLAUSES_MAX) + 1);
+  for (let i = 0; i < obligationCount; i++) {
+    const clause = <i32>takeU32();
+    if (!isObligingClause(clause)) return false;
+    store<i32>(obligations + (<usize>i << 2), clause);
+  }
+  FindingPlace.index = takeF64();
+  FindingPlace.line = takeF64();
+  FindingPlace.kind = <i32>takeU32();
+  if (FindingPlace.kind < -1 || FindingPlace.kind >= word(TableHeader.KIND_COUNT)) return false;
+  if (FindingPlace.kind >= 0) return !readFailed;
+  FindingPlace.spellingLength = <usize>takeU32();
+  FindingPlace.spelling = takeText(FindingPlace.spellingLength);
+  if (readFailed) return false;
+  keepLastSpelling();
+  return !outOfMemory;
+}
+
+function takeInto(block: usize, bytes: usize): bool {
+  const at = takeRaw(bytes);
+  if (readFailed) return false;
+  memory.copy(block, at, bytes);
+  return true;
+}
+
+/** Whether `clause` is the row of a `next` or `last` clause of some kind (an obligation). */
+function isObligingClause(clause: i32): bool {
+  const kinds = word(TableHeader.KIND_COUNT);
+  for (let kind = 0; kind < kinds; kind++) {
+    const kindAt = word(TableHeader.KINDS_AT) + kind * Width.KIND;
+    const rows = word(kindAt + 1);
+    const offset = clause - rows;
+    if (offset < 0 || offset >= word(kindAt) * Width.CLAUSE || offset % Width.CLAUSE != 0) continue;
+    const op = word(clause + ClauseWord.OP);
+    return op == ClauseOpCode.NEXT || op == ClauseOpCode.LAST;
+  }
+  return false;
+}

@@ -22,6 +22,7 @@ export {
 } from "../jsonl";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { loadModel, prepareModel } from "./model";
+export { restoreRoom, restoreState, snapshotLength, snapshotState } from "./snapshot";
 export {
   FINDING_BYTES,
   REPORT_EVENTS,

@@ -17,6 +17,7 @@
 import { hashBytes } from "../hash";
 import { allocate, release } from "./alloc";
 import { EntityWord, TableHeader, ValueTag, Width, word } from "./layout";
+import { putU32, putValue, readFailed, takeIndex, takeU32, takeValue } from "./state-bytes";
 import { keepValue, lengthOf, pointerOf, releaseValue, setString, tagOf, VALUE_BYTES, valuesEqual } from "./values";
 
 export const INSTANCE_KEY: usize = 24;
@@ -252,3 +253,45 @@ export function isKey(key: usize): bool {
   return tag == ValueTag.INT || tag == ValueTag.STRING;
 }
 
+
+// The instances as a snapshot's part (state-bytes.ts), in creation order: entity, state, key,
+// slots. Read back through `createInstance`, so the tables are rebuilt under this engine's key.
+
+export function writeInstances(): void {
+  let count: u32 = 0;
+  for (let instance = firstCreated; instance != 0; instance = nextCreated(instance)) count++;
+  putU32(count);
+  for (let instance = firstCreated; instance != 0; instance = nextCreated(instance)) {
+    const entity = entityOf(instance);
+    putU32(<u32>entity);
+    putU32(<u32>stateOf(instance));
+    putValue(instance + INSTANCE_KEY);
+    const slots = slotCount(entity);
+    for (let slot: usize = 0; slot < slots; slot++) putValue(instance + INSTANCE_SLOTS + slot * VALUE_BYTES);
+  }
+}
+
+const restoredKey = memory.data(16, 8);
+const restoredSlot = memory.data(16, 8);
+
+/** Reads the instances back into the freshly begun journal; false when they do not hold. */
+export function readInstances(): bool {
+  const count = takeU32();
+  const entities = <u32>word(TableHeader.ENTITY_COUNT);
+  for (let i: u32 = 0; i < count && !readFailed; i++) {
+    const entity = <i32>takeIndex(entities);
+    const state = <i32>takeIndex(<u32>word(entityAt(entity) + EntityWord.STATES));
+    takeValue(restoredKey);
+    if (readFailed || !isKey(restoredKey)) return false;
+    const hash = keyHash(restoredKey);
+    if (findInstance(entity, restoredKey, hash) != 0) return false;
+    const instance = createInstance(entity, restoredKey, hash, state);
+    if (instance == 0) return false;
+    const slots = slotCount(entity);
+    for (let slot: usize = 0; slot < slots; slot++) {
+      takeValue(restoredSlot);
+      if (readFailed || !putSlot(instance, <i32>slot, restoredSlot)) return false;
+    }
+  }
+  return !readFailed;
+}

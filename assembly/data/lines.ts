@@ -12,6 +12,7 @@ import { resetJournalRegion } from "../memory";
 import { resetAllocation } from "./alloc";
 import { checkAtEnd, foldRecord, outOfMemory, resetFold } from "./fold";
 import { resetInstances } from "./instances";
+import { forgetWritten } from "./state-bytes";
 import { JournalWord, TableHeader, Width, word } from "./layout";
 import { kindNamed } from "./model";
 import {
@@ -43,6 +44,7 @@ export function beginJsonl(skipHeader: bool): i32 {
   resetJournalRegion();
   resetAllocation();
   resetDecoded();
+  forgetWritten();
   if (!resetReport() || !resetInstances() || !resetFold()) return Limit.MEMORY;
   return beginFraming(skipHeader);
 }

@@ -27,6 +27,7 @@ import { Limit } from "../jsonl";
 import { reserve } from "../memory";
 import { allocate } from "./alloc";
 import { TableHeader, ValueTag, word } from "./layout";
+import { putBytes, putF64, putU32, putValue, readFailed, takeF64, takeIndex, takeRaw, takeText, takeU32, takeValue } from "./state-bytes";
 import { keepValue, setAbsent } from "./values";
 
 export namespace Reason {
@@ -47,6 +48,8 @@ export namespace Reason {
   export const OPEN_AT_END: i32 = 14;
 }
 
+const REASON_COUNT: i32 = 15;
+
 export const REPORT_EVENTS: usize = 0;
 export const REPORT_INTEGRITY_INDEX: usize = 8;
 export const REPORT_INTEGRITY_LINE: usize = 16;
@@ -62,6 +65,7 @@ export const REPORT_RULES: usize = 80;
 export const FINDING_BYTES: usize = 56;
 export const ILLEGAL_LISTED_MAX: i32 = 10;
 
+/** A finding's words. */
 export namespace FindingWord {
   export const INDEX: usize = 0;
   export const LINE: usize = 8;
@@ -178,3 +182,80 @@ export function noteFinding(rule: i32, reason: i32, entity: i32, key: usize): vo
   store<i32>(report + REPORT_ILLEGAL_LISTED, listed + 1);
 }
 
+
+// The report as a snapshot's part (state-bytes.ts): its counts as they lie, then each finding.
+
+export function writeReport(): void {
+  const rules = <usize>word(TableHeader.RULE_COUNT);
+  putU32(<u32>rules);
+  putBytes(report, REPORT_RULES);
+  const listed = <usize>load<i32>(report + REPORT_ILLEGAL_LISTED);
+  for (let rule: usize = 0; rule < rules; rule++) writeFindingState(report + REPORT_RULES + rule * FINDING_BYTES);
+  for (let i: usize = 0; i < listed; i++) writeFindingState(report + listAt + i * FINDING_BYTES);
+}
+
+function writeFindingState(finding: usize): void {
+  putF64(load<f64>(finding + FindingWord.INDEX));
+  if (load<f64>(finding + FindingWord.INDEX) < 0) return;
+  putF64(load<f64>(finding + FindingWord.LINE));
+  putU32(load<u32>(finding + FindingWord.RULE));
+  putU32(load<u32>(finding + FindingWord.REASON));
+  putU32(load<u32>(finding + FindingWord.KIND));
+  putU32(load<u32>(finding + FindingWord.ENTITY));
+  putValue(finding + FindingWord.KEY);
+  if (load<i32>(finding + FindingWord.KIND) >= 0) return;
+  const length = <usize>load<u32>(finding + FindingWord.SPELLING_LENGTH);
+  putU32(<u32>length);
+  putBytes(<usize>load<u32>(finding + FindingWord.SPELLING_POINTER), length);
+}
+
+/** Reads the report back into the freshly begun journal's block; false when it does not hold. */
+export function readReport(): bool {
+  const rules = <usize>word(TableHeader.RULE_COUNT);
+  if (takeU32() != <u32>rules) return false;
+  const counts = takeRaw(REPORT_RULES);
+  if (readFailed) return false;
+  memory.copy(report, counts, REPORT_RULES);
+  const listed = load<i32>(report + REPORT_ILLEGAL_LISTED);
+  if (listed < 0 || listed > ILLEGAL_LISTED_MAX || load<i32>(report + REPORT_LIMIT) != Limit.NONE) return false;
+  for (let rule: usize = 0; rule < rules; rule++) {
+    if (!readFindingState(report + REPORT_RULES + rule * FINDING_BYTES, <i32>rule, false)) return false;
+  }
+  for (let i: usize = 0; i < <usize>listed; i++) {
+    if (!readFindingState(report + listAt + i * FINDING_BYTES, -1, true)) return false;
+  }
+  stopped = load<f64>(report + REPORT_INTEGRITY_INDEX) >= 0;
+  return true;
+}
+
+/** One finding: a rule's first (`rule` its slot's), or a listed one. */
+function readFindingState(finding: usize, rule: i32, listed: bool): bool {
+  const index = takeF64();
+  store<f64>(finding + FindingWord.INDEX, index);
+  if (index < 0) return !readFailed && !listed;
+  store<f64>(finding + FindingWord.LINE, takeF64());
+  const ruleOfFinding = <i32>takeIndex(<u32>word(TableHeader.RULE_COUNT));
+  if (!listed && ruleOfFinding != rule) return false;
+  store<i32>(finding + FindingWord.RULE, ruleOfFinding);
+  store<i32>(finding + FindingWord.REASON, <i32>takeIndex(<u32>REASON_COUNT));
+  const kind = <i32>takeU32();
+  const entity = <i32>takeU32();
+  if (kind < -1 || kind >= word(TableHeader.KIND_COUNT) || entity < -1 || entity >= word(TableHeader.ENTITY_COUNT)) return false;
+  store<i32>(finding + FindingWord.KIND, kind);
+  store<i32>(finding + FindingWord.ENTITY, entity);
+  takeValue(keyCell);
+  setAbsent(finding + FindingWord.KEY);
+  if (readFailed || !keepValue(finding + FindingWord.KEY, keyCell)) return false;
+  if (kind >= 0) return true;
+  const length = <usize>takeU32();
+  const text = takeText(length);
+  if (readFailed) return false;
+  const copy = allocate(length);
+  if (copy == 0) return false;
+  memory.copy(copy, text, length);
+  store<u32>(finding + FindingWord.SPELLING_POINTER, <u32>copy);
+  store<u32>(finding + FindingWord.SPELLING_LENGTH, <u32>length);
+  return true;
+}
+
+const keyCell = memory.data(16, 8);

@@ -16,6 +16,10 @@ export interface DataKernelExports extends StreamingKernel {
   stateCountsPointer(): number;
   countersPointer(): number;
   registersPointer(): number;
+  snapshotState(): number;
+  snapshotLength(): number;
+  restoreRoom(bytes: number): number;
+  restoreState(pointer: number, length: number): number;
   readonly FINDING_BYTES: WebAssembly.Global;
   readonly REPORT_EVENTS: WebAssembly.Global;
   readonly REPORT_ILLEGAL: WebAssembly.Global;
