@@ -392,7 +392,7 @@ describe("the end of a journal", () => {
     );
     const report = audit(model, [
       { k: "made", id: "b" },
-      { k: "lock", v: 9007199254740993 },
+      `{"k":"lock","v":9007199254740993}`,
       { k: "lock", v: "9007199254740993" },
       { k: "made", id: "a" },
       { k: "tick" },
