@@ -5,8 +5,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CompiledModel } from "../../../src/models/data/compiled.js";
 import { auditDataEntries } from "../../../src/models/data/audit.js";
+import type { CompiledModel } from "../../../src/models/data/compiled.js";
 import { parseModelFile } from "../../../src/models/data/load.js";
 import type { DataReport } from "../../../src/models/data/report.js";
 
@@ -347,6 +347,42 @@ describe("temporal on a server export edited as histories get broken", () => {
         [35, "started-first", "not-first"],
         [35, "one-start", "duplicate"],
       ],
+    ],
+    [
+      "a second close after the first",
+      (events) =>
+        events.push({
+          eventId: "41",
+          taskId: "1049292",
+          eventType: "EVENT_TYPE_WORKFLOW_EXECUTION_COMPLETED",
+          workflowExecutionCompletedEventAttributes: { workflowTaskCompletedEventId: "39" },
+        }),
+      [
+        [40, "nothing-after-close", "after-last"],
+        [40, "one-close", "wrong-state"],
+      ],
+    ],
+    [
+      "a cancel requested twice",
+      (events) => {
+        replaceEvent(16, "EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED", {})(events);
+        replaceEvent(35, "EVENT_TYPE_WORKFLOW_EXECUTION_CANCEL_REQUESTED", {})(events);
+      },
+      [[35, "cancel-requested-once", "wrong-state"]],
+    ],
+    [
+      "a completed workflow task started again",
+      changeDetails(32, { scheduledEventId: "26" }),
+      [
+        [32, "workflow-task-lifecycle", "wrong-state"],
+        [33, "workflow-task-lifecycle", "wrong-state"],
+        [33, "workflow-task-references", "check-failed"],
+      ],
+    ],
+    [
+      "a signal delivered for a command that sent none",
+      changeDetails(35, { initiatedEventId: "34" }),
+      [[35, "external-signal-lifecycle", "missing"]],
     ],
     [
       "an update completed twice",
