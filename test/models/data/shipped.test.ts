@@ -420,6 +420,21 @@ describe("cadence on its histories edited", () => {
       [[4, "decisions-follow-their-task", "missing"]],
     ],
     [
+      "an activity canceled though no cancel was requested",
+      greetings,
+      (events) => {
+        const { eventId, timestamp, taskId } = eventAt(events, 6);
+        events[6] = {
+          eventId,
+          timestamp,
+          taskId,
+          eventType: "ActivityTaskCanceled",
+          activityTaskCanceledEventAttributes: { scheduledEventId: 5, startedEventId: 6 },
+        };
+      },
+      [[6, "activity-cancel", "wrong-state"]],
+    ],
+    [
       "a Temporal event type",
       greetings,
       changeEvent(7, { eventType: "WorkflowTaskScheduled" }),
@@ -460,6 +475,20 @@ describe("stepfunctions on a recorded history edited", () => {
           stateEnteredEventDetails: { name: "Late" },
         }),
       [[9, "nothing-after-end", "after-last"]],
+    ],
+    [
+      "a second end",
+      (events) =>
+        events.push({
+          id: 10,
+          previousEventId: 9,
+          type: "ExecutionFailed",
+          executionFailedEventDetails: {},
+        }),
+      [
+        [9, "nothing-after-end", "after-last"],
+        [9, "one-end", "wrong-state"],
+      ],
     ],
     [
       "a previousEventId naming the event itself",
