@@ -170,26 +170,56 @@ type FieldType = (typeof FIELD_TYPES)[number];
 type Gen = fc.GeneratorValue;
 type JsonValue = unknown;
 
-/** An integer in [min, max], every value alike (fast-check's bias towards the bounds would skew every weight below); shrinks to min. */
-const uniform = (min: number, max: number): fc.Arbitrary<number> =>
-  fc.noBias(fc.integer({ min, max }));
+const DRAW_MAX = 0x7fffffff;
 
+/** Every draw comes from this one arbitrary: fc.gen looks up the arbitraries it is asked for among
+ * all those it was asked for before, comparing their arguments, so each distinct range would cost
+ * every later draw. */
+const anyDraw = (): fc.Arbitrary<number> => fc.noBias(fc.integer({ min: 0, max: DRAW_MAX }));
+
+/** An integer in [min, max], every value alike; shrinks to min. */
+function uniform(g: Gen, min: number, max: number): number {
+  return min + (g(anyDraw) % (max - min + 1));
+}
+
+/** One of the items (drawing nothing when there is one: every draw costs fc.gen a copy of its generator). */
 function pick<T>(g: Gen, items: readonly T[]): T {
-  return items[g(uniform, 0, items.length - 1)] as T;
+  return items[items.length === 1 ? 0 : uniform(g, 0, items.length - 1)] as T;
 }
 
 /** True `percent` times in a hundred; shrinks to false. */
 function chance(g: Gen, percent: number): boolean {
-  return g(uniform, 0, 99) >= 100 - percent;
+  return percent > 0 && uniform(g, 0, 99) >= 100 - percent;
 }
 
+/**
+ * Some of the items, in a random order; shrinks to the first `minLength`. (Not fc.subarray or
+ * fc.shuffledSubarray: fc.gen keeps every arbitrary it is asked for, comparing their arguments
+ * deeply, so one per list of items would make a sample's generation quadratic.)
+ */
+function shuffledSubset<T>(
+  g: Gen,
+  items: readonly T[],
+  minLength: number,
+  maxLength = items.length,
+): T[] {
+  const left = [...items];
+  const length = uniform(g, minLength, Math.min(maxLength, items.length));
+  const chosen: T[] = [];
+  for (let i = 0; i < length; i++)
+    chosen.push(left.splice(uniform(g, 0, left.length - 1), 1)[0] as T);
+  return chosen;
+}
+
+/** Some of the items, in their order; shrinks to the first `minLength`. */
 function subset<T>(g: Gen, items: readonly T[], minLength: number, maxLength = items.length): T[] {
-  return g(fc.subarray<T>, items as T[], { minLength, maxLength });
+  const chosen = new Set(shuffledSubset(g, items, minLength, maxLength));
+  return items.filter((item) => chosen.has(item));
 }
 
 function weighted<T>(g: Gen, options: readonly (readonly [number, T])[]): T {
   const total = options.reduce((sum, [weight]) => sum + weight, 0);
-  let roll = g(uniform, 0, total - 1);
+  let roll = uniform(g, 0, total - 1);
   for (const [weight, value] of options) {
     if (roll < weight) return value;
     roll -= weight;
@@ -201,8 +231,11 @@ function weighted<T>(g: Gen, options: readonly (readonly [number, T])[]): T {
 // Model files
 
 export interface DataModelOptions {
-  /** Whether a model may split its stream into journals (`journal.key`); default true. */
-  readonly split?: boolean;
+  /**
+   * Whether a model splits its stream into journals by a key field (`journal.key`): never,
+   * sometimes (the default) or always (when it has an int or string field).
+   */
+  readonly split?: "never" | "sometimes" | "always";
   /** Whether a model's records may come from an array document; default true. */
   readonly arrays?: boolean;
 }
@@ -244,6 +277,7 @@ function generateModel(g: Gen, options: DataModelOptions): JsonValue {
   const kinds = subset(g, KIND_NAMES, 1, 5);
   const context: ModelContext = { fields, entities, registers, counters, kinds };
   const kindClauses = kinds.map((kind) => [kind, generateClauses(g, context)] as const);
+  createSteppedEntities(g, context, kindClauses);
   const file: Record<string, JsonValue> = {
     statefold: "model",
     version: 1,
@@ -285,10 +319,7 @@ function generateFields(g: Gen, kindPath: PathShape): FieldChoice[] {
     if (!overlaps(path, kindPath) && paths.every((taken) => !overlaps(path, taken)))
       paths.push(path);
   }
-  const names = g(fc.shuffledSubarray<string>, FIELD_NAMES, {
-    minLength: paths.length,
-    maxLength: paths.length,
-  });
+  const names = shuffledSubset(g, FIELD_NAMES, paths.length, paths.length);
   return paths.map((path, i) => ({
     name: names[i] as string,
     path,
@@ -371,7 +402,8 @@ function generateJournalSettings(
     );
   if (chance(g, 50)) journal.unknownKinds = pick(g, ["reject", "ignore"]);
   const keyable = context.fields.filter((field) => field.type !== "bool");
-  if (options.split !== false && keyable.length > 0 && chance(g, 15))
+  const split = options.split ?? "sometimes";
+  if (keyable.length > 0 && (split === "always" || (split === "sometimes" && chance(g, 15))))
     journal.key = pick(g, keyable).name;
   return journal;
 }
@@ -424,6 +456,32 @@ function generateClauses(g: Gen, context: ModelContext): JsonValue[] {
     current = made.current;
   }
   return clauses;
+}
+
+/**
+ * A `new` for an entity that clauses step or need but none creates, at the head of a kind's
+ * clauses (most of the time: otherwise no instance of it could ever exist, and its clauses would
+ * only ever be `missing`).
+ */
+function createSteppedEntities(
+  g: Gen,
+  context: ModelContext,
+  kindClauses: readonly (readonly [string, JsonValue[]])[],
+): void {
+  const named = (op: string) =>
+    new Set(
+      kindClauses.flatMap(([, clauses]) =>
+        clauses.map((clause) => asObject(clause)[op]).filter((name) => name !== undefined),
+      ),
+    );
+  const created = named("new");
+  const used = new Set([...named("step"), ...named("need")]);
+  for (const entity of context.entities) {
+    if (created.has(entity.name) || !used.has(entity.name) || chance(g, 15)) continue;
+    const key = entity.keyField === null ? pick(g, KEY_POOLS.string) : `$${entity.keyField}`;
+    const [, clauses] = pick(g, kindClauses);
+    clauses.unshift(decorate(g, { new: entity.name, key, to: pick(g, entity.states) }));
+  }
 }
 
 interface MadeClause {
@@ -954,7 +1012,7 @@ function chooseKind(
   let name = pick(g, names);
   if (obliged?.next !== undefined && chance(g, 75)) name = pick(g, obliged.next);
   else
-    for (let tries = 0; tries < 2 && unwelcome(view, simulation, name, index, count); tries++)
+    for (let tries = 0; tries < 4 && unwelcome(view, simulation, name, index, count); tries++)
       name = pick(g, names);
   simulation.kindsSeen.add(name);
   const aliases = view.aliasesOf.get(name) ?? [];
@@ -976,7 +1034,10 @@ function unwelcome(
     (clause) =>
       (clause.op === "first" && index > 0) ||
       (clause.op === "once" && simulation.kindsSeen.has(kind)) ||
-      (clause.op === "last" && index < count - 1),
+      (clause.op === "last" && index < count - 1) ||
+      ((clause.op === "step" || clause.op === "need") &&
+        clause.keyField !== undefined &&
+        simulation.keysIn(clause.entity as string, clause.from).length === 0),
   );
 }
 
@@ -991,6 +1052,9 @@ function generateRecord(
   const plain = new Map<string, PlainValue>();
   chooseKeys(g, view, simulation, clauses, plain);
   chooseJournalValues(g, view, simulation, plain, rates);
+  const split = view.key === null ? undefined : view.fields.get(view.key);
+  if (split !== undefined && !plain.has(view.key as string))
+    plain.set(view.key as string, pick(g, KEY_POOLS[split.type]));
   for (const [name, field] of view.fields)
     if (!plain.has(name)) plain.set(name, randomValue(g, field.type));
   const written = new Map<string, JsonAst | undefined>();
@@ -1116,10 +1180,7 @@ function buildRecord(
   }
   const root = new Tree();
   const suffixMembers = new Map<string, string>();
-  for (const [path, value] of g(fc.shuffledSubarray<[PathShape, JsonAst]>, placed, {
-    minLength: placed.length,
-    maxLength: placed.length,
-  })) {
+  for (const [path, value] of shuffledSubset(g, placed, placed.length)) {
     root.set(path, value, (suffix) => {
       const member = suffixMembers.get(suffix) ?? `${pick(g, SUFFIX_MEMBERS)}${suffix}`;
       suffixMembers.set(suffix, member);
@@ -1215,7 +1276,7 @@ function tornText(g: Gen, lines: readonly JournalLine[]): string {
   const whole =
     records.length > 0 ? writeJson(pick(g, records).record, PLAIN_WRITE) : '{"kind":"created"}';
   if (whole.length < 2) return '{"';
-  return whole.slice(0, g(fc.integer, { min: 1, max: whole.length - 1 }));
+  return whole.slice(0, uniform(g, 1, whole.length - 1));
 }
 
 // ---------------------------------------------------------------------------------------------
