@@ -426,7 +426,7 @@ type ClauseOp =
 const CLAUSE_WEIGHTS: readonly (readonly [number, ClauseOp])[] = [
   [18, "new"],
   [20, "step"],
-  [8, "need"],
+  [11, "need"],
   [10, "put"],
   [14, "check"],
   [8, "count"],
@@ -668,6 +668,8 @@ export interface ClauseView {
   /** The target of each `from` state (a `new`: `to` under the key ""). */
   readonly to?: ReadonlyMap<string, string>;
   readonly next?: readonly string[];
+  /** A `check`'s [A, OP, B], as the file writes it. */
+  readonly check?: readonly [JsonValue, string, JsonValue];
   readonly rule: string;
   readonly elseIgnore: boolean;
 }
@@ -774,6 +776,7 @@ function viewClause(clause: JsonValue, defaultRule: string): ClauseView {
   }
   if (op === "need") return { op, ...common, ...keyed, from: spec.in as string[] };
   if (op === "next") return { op, ...common, next: spec.next as string[] };
+  if (op === "check") return { op, ...common, check: spec.check as [JsonValue, string, JsonValue] };
   return { op, ...common };
 }
 
@@ -859,7 +862,7 @@ function faultRates(g: Gen): FaultRates {
     absent: pick(g, [0, 0, 3, 10]),
     wrongType: pick(g, [0, 0, 0, 0, 2, 6]),
     order: pick(g, [0, 0, 5, 15]),
-    integrity: pick(g, [0, 0, 0, 0, 0, 4]),
+    integrity: pick(g, [0, 0, 0, 0, 3, 8]),
     spelling: pick(g, [0, 20, 60]),
     decoys: pick(g, [0, 0, 25]),
     blank: pick(g, [0, 0, 10]),
@@ -1052,6 +1055,8 @@ function generateRecord(
   const plain = new Map<string, PlainValue>();
   chooseKeys(g, view, simulation, clauses, plain);
   chooseJournalValues(g, view, simulation, plain, rates);
+  for (const clause of clauses)
+    if (clause.check !== undefined) satisfyCheck(g, view, clause.check, plain);
   const split = view.key === null ? undefined : view.fields.get(view.key);
   if (split !== undefined && !plain.has(view.key as string))
     plain.set(view.key as string, pick(g, KEY_POOLS[split.type]));
@@ -1096,6 +1101,45 @@ function chooseKeys(
         : simulation.keysIn(clause.entity, clause.from).map(fromKeyId);
     const value = wanted.length > 0 && chance(g, 80) ? pick(g, wanted) : pick(g, pool);
     plain.set(clause.keyField as string, value);
+  }
+}
+
+/**
+ * A value for a `$field` side of a check that makes it hold, when the other side is a literal or
+ * a field already chosen (most of the time: checks that fail come anyway).
+ */
+function satisfyCheck(
+  g: Gen,
+  view: ModelView,
+  [left, comparison, right]: readonly [JsonValue, string, JsonValue],
+  plain: Map<string, PlainValue>,
+): void {
+  const fieldOf = (operand: JsonValue) =>
+    typeof operand === "string" && operand.startsWith("$") ? operand.slice(1) : undefined;
+  const valueOf = (operand: JsonValue): PlainValue | undefined => {
+    const field = fieldOf(operand);
+    if (field !== undefined) return plain.get(field);
+    if (typeof operand === "string") return operand.startsWith("=") ? operand.slice(1) : operand;
+    return typeof operand === "number" || typeof operand === "boolean" ? operand : undefined;
+  };
+  const [free, other, flipped] =
+    fieldOf(left) !== undefined && !plain.has(fieldOf(left) as string)
+      ? [fieldOf(left), valueOf(right), false]
+      : [fieldOf(right), valueOf(left), true];
+  const type = free === undefined ? undefined : view.fields.get(free)?.type;
+  if (free === undefined || plain.has(free) || other === undefined || other === null) return;
+  if (type !== (typeof other === "number" ? "int" : typeof other === "string" ? "string" : "bool"))
+    return;
+  if (!chance(g, 75)) return;
+  const order = flipped ? { "<": ">", "<=": ">=", ">": "<", ">=": "<=" }[comparison] : comparison;
+  if (comparison === "==") plain.set(free, other);
+  else if (comparison === "!=") {
+    const others = [...KEY_POOLS[type], ...VALUE_POOLS[type]].filter((value) => value !== other);
+    plain.set(free, pick(g, others));
+  } else if (typeof other === "number") {
+    const offset = order === "<" ? -1 : order === ">" ? 1 : 0;
+    const value = other + offset;
+    if (Number.isSafeInteger(value)) plain.set(free, value);
   }
 }
 
@@ -1151,7 +1195,7 @@ function spell(g: Gen, value: PlainValue, rate: number): JsonAst {
 /** A line (JSONL) or element (array document) that is no record the model can read. */
 function brokenRecord(g: Gen, view: ModelView, isArray: boolean): JournalLine {
   const shapes = ["not-object", "no-kind", "kind-not-string"] as const;
-  const shape = isArray ? pick(g, shapes) : pick(g, [...shapes, "broken"] as const);
+  const shape = isArray ? pick(g, shapes) : pick(g, [...shapes, "broken", "broken"] as const);
   switch (shape) {
     case "broken":
       return { broken: pick(g, BROKEN_LINES) };

@@ -248,7 +248,7 @@ describe("dataModelArbitrary", () => {
 // ---------------------------------------------------------------------------------------------
 // Journals
 
-const decoder = new TextDecoder("utf-8", { fatal: true });
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The journal's physical lines (JSONL): split on LF, a CR before it belonging to the line end. */
 function physicalLines(bytes: Uint8Array): Uint8Array[] {
