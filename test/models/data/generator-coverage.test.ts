@@ -7,7 +7,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CLAUSE_OPS, type ClauseOp } from "../../../src/models/data/compiled.js";
+import { auditDataBytes } from "../../../src/models/data/engine.js";
 import { checkModel } from "../../../src/models/data/load.js";
+import { DATA_REASONS, type DataReport } from "../../../src/models/data/report.js";
 import {
   ALIAS_NAMES,
   dataModelAndJournalArbitrary,
@@ -17,7 +20,10 @@ import {
   JsonNumber,
   JsonObject,
   jsonValueOf,
+  type ModelAndJournal,
+  type ModelView,
   UNKNOWN_KINDS,
+  viewModel,
 } from "../../support/data-model-arbitrary.js";
 
 const PAIRS = fc.sample(dataModelAndJournalArbitrary({ split: "never" }), {
@@ -383,5 +389,84 @@ describe("dataJournalArbitrary", () => {
     const counts = new Map<string, number>();
     for (const { journal } of PAIRS) tally(journalDraftFeatures(journal), counts);
     expect(neverSeen(JOURNAL_FEATURES, counts)).toEqual([]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// What the reference engine makes of them
+
+interface EngineCoverage {
+  /** Per clause op: how many times a clause of it ran and applied (no finding, no `else`). */
+  readonly applied: Map<string, number>;
+  /** Per reason, and `malformed-event`: how many findings (or integrity errors) gave it. */
+  readonly reasons: Map<string, number>;
+  /** Journals with at least one record that were conformant, and that were not. */
+  readonly outcomes: Map<string, number>;
+}
+
+/**
+ * The clauses that applied to each record: a clause with its own default rule (`KIND#N`) and no
+ * `else` ran on a record before any integrity error and found nothing there (a `next` or `last`:
+ * nor at the record after it). When the listing is cut short, only the records before the last
+ * listed finding's are known whole.
+ */
+function appliedClauses(
+  view: ModelView,
+  journal: GeneratedJournal,
+  report: DataReport,
+): ClauseOp[] {
+  const { illegal, first } = report.legality;
+  const found = new Set(first.map((finding) => `${finding.index} ${finding.rule}`));
+  const ran = report.integrity?.index ?? journal.kinds.length;
+  const known = illegal > first.length ? (first.at(-1)?.index ?? 0) : ran + 1;
+  const applied: ClauseOp[] = [];
+  journal.kinds.slice(0, Math.min(ran, known)).forEach((kind, index) => {
+    if (kind === null) return;
+    (view.kinds.get(kind) ?? []).forEach((clause, place) => {
+      if (clause.elseIgnore || clause.rule !== `${kind}#${place + 1}`) return;
+      if (found.has(`${index} ${clause.rule}`)) return;
+      const obliges = clause.op === "next" || clause.op === "last";
+      if (obliges && (index + 1 >= known || found.has(`${index + 1} ${clause.rule}`))) return;
+      applied.push(clause.op);
+    });
+  });
+  return applied;
+}
+
+function engineCoverage(pairs: readonly ModelAndJournal[]): EngineCoverage {
+  const coverage: EngineCoverage = { applied: new Map(), reasons: new Map(), outcomes: new Map() };
+  for (const { model, journal } of pairs) {
+    const report = auditDataBytes(checkModel(model, "generated.json"), journal.bytes);
+    tally(appliedClauses(viewModel(model), journal, report), coverage.applied);
+    tally(
+      report.legality.first.map((finding) => finding.reason),
+      coverage.reasons,
+    );
+    if (report.integrity !== null) tally([report.integrity.reason], coverage.reasons);
+    if (report.tornTail !== null) tally(["torn tail"], coverage.outcomes);
+    if (report.events > 0)
+      tally([report.conformant ? "conformant" : "not conformant"], coverage.outcomes);
+  }
+  return coverage;
+}
+
+describe("the generated models and journals, audited by the reference", () => {
+  const coverage = engineCoverage(
+    fc.sample(dataModelAndJournalArbitrary({ split: "never", arrays: false }), {
+      numRuns: 300,
+      seed: 35,
+    }),
+  );
+
+  it("apply every clause op", () => {
+    expect(neverSeen(CLAUSE_OPS, coverage.applied)).toEqual([]);
+  });
+
+  it("find every reason, and integrity errors", () => {
+    expect(neverSeen([...DATA_REASONS, "malformed-event"], coverage.reasons)).toEqual([]);
+  });
+
+  it("hold conformant journals and journals that are not, some with a torn tail", () => {
+    expect(neverSeen(["conformant", "not conformant", "torn tail"], coverage.outcomes)).toEqual([]);
   });
 });
