@@ -1116,7 +1116,7 @@ function satisfyCheck(
 ): void {
   const fieldOf = (operand: JsonValue) =>
     typeof operand === "string" && operand.startsWith("$") ? operand.slice(1) : undefined;
-  const valueOf = (operand: JsonValue): PlainValue | undefined => {
+  const operandValue = (operand: JsonValue): PlainValue | undefined => {
     const field = fieldOf(operand);
     if (field !== undefined) return plain.get(field);
     if (typeof operand === "string") return operand.startsWith("=") ? operand.slice(1) : operand;
@@ -1124,8 +1124,8 @@ function satisfyCheck(
   };
   const [free, other, flipped] =
     fieldOf(left) !== undefined && !plain.has(fieldOf(left) as string)
-      ? [fieldOf(left), valueOf(right), false]
-      : [fieldOf(right), valueOf(left), true];
+      ? [fieldOf(left), operandValue(right), false]
+      : [fieldOf(right), operandValue(left), true];
   const type = free === undefined ? undefined : view.fields.get(free)?.type;
   if (free === undefined || plain.has(free) || other === undefined || other === null) return;
   if (type !== (typeof other === "number" ? "int" : typeof other === "string" ? "string" : "bool"))
