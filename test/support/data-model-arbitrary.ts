@@ -804,6 +804,11 @@ export interface JournalDraft {
   readonly arrayPath: readonly string[] | null;
   /** An array document's other top-level members, before the records' member. */
   readonly around: readonly (readonly [string, JsonAst])[];
+  /**
+   * An array document's top-level members after the records' member: arrays at other paths its
+   * source lists, which come later in the document and so hold no records.
+   */
+  readonly after: readonly (readonly [string, JsonAst])[];
 }
 
 export interface GeneratedJournal {
@@ -1294,15 +1299,18 @@ function recordIndex(lines: readonly JournalLine[], line: number): number {
 }
 
 function frame(g: Gen, view: ModelView, lines: readonly JournalLine[]): JournalDraft {
-  if (view.arrays !== null)
+  if (view.arrays !== null) {
+    const arrayPath = pick(g, view.arrays);
     return {
       header: false,
       lines,
       unterminated: false,
       tornTail: null,
-      arrayPath: pick(g, view.arrays),
+      arrayPath,
       around: chance(g, 40) ? [["meta", new JsonObject([["count", new JsonNumber("1")]])]] : [],
+      after: laterArrays(g, view.arrays, arrayPath),
     };
+  }
   const last = lines.at(-1);
   const tornTail = chance(g, 10) ? tornText(g, lines) : null;
   return {
@@ -1312,7 +1320,24 @@ function frame(g: Gen, view: ModelView, lines: readonly JournalLine[]): JournalD
     tornTail,
     arrayPath: null,
     around: [],
+    after: [],
   };
+}
+
+/** Arrays at the source's other paths, each holding what would be malformed if it were read. */
+function laterArrays(
+  g: Gen,
+  paths: readonly (readonly string[])[],
+  chosen: readonly string[],
+): [string, JsonAst][] {
+  const others = paths.filter(
+    (path) => path.length > 0 && chosen.length > 0 && path[0] !== chosen[0],
+  );
+  return subset(g, others, 0).map((path) => {
+    let value: JsonAst = [new JsonObject([["decoy", true]])];
+    for (const member of path.slice(1).reverse()) value = new JsonObject([[member, value]]);
+    return [path[0] as string, value];
+  });
 }
 
 function tornText(g: Gen, lines: readonly JournalLine[]): string {
@@ -1368,13 +1393,11 @@ function writeDocument(draft: JournalDraft, style: WriteStyle, end: string): str
   const path = draft.arrayPath ?? [];
   for (let i = path.length - 1; i >= 0; i--) {
     const member = `${writeString(path[i] as string, style.escaped)}:${text}`;
-    const around =
-      i === 0
-        ? draft.around.map(
-            ([key, value]) => `${writeString(key, style.escaped)}:${writeJson(value, style)},`,
-          )
-        : [];
-    text = `{${around.join("")}${member}}`;
+    const written = ([key, value]: readonly [string, JsonAst]) =>
+      `${writeString(key, style.escaped)}:${writeJson(value, style)}`;
+    const before = i === 0 ? draft.around.map((entry) => `${written(entry)},`) : [];
+    const after = i === 0 ? draft.after.map((entry) => `,${written(entry)}`) : [];
+    text = `{${before.join("")}${member}${after.join("")}}`;
   }
   return text;
 }

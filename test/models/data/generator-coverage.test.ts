@@ -318,6 +318,7 @@ const JOURNAL_FEATURES = [
   "not an object",
   "array document",
   "array document around",
+  "array document later array",
   "int 5.0",
   "int 5e0",
   'int "5"',
@@ -365,6 +366,7 @@ function journalDraftFeatures(journal: GeneratedJournal): string[] {
   if (draft.tornTail !== null) features.push("torn tail");
   if (draft.arrayPath !== null) features.push("array document");
   if (draft.around.length > 0) features.push("array document around");
+  if (draft.after.length > 0) features.push("array document later array");
   if (style.crlf) features.push("CRLF");
   if (style.spaced) features.push("spaced");
   if (style.escaped) features.push("escaped");
