@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { auditDataBytes, auditDataJournals } from "../../../src/models/data/engine.js";
 import { checkModel } from "../../../src/models/data/load.js";
-import type { DataReport } from "../../../src/models/data/report.js";
+import type { DataFinding, DataReport } from "../../../src/models/data/report.js";
 import {
   dataModelAndJournalArbitrary,
   type JournalDraft,
@@ -271,7 +271,7 @@ describe("the reference engine of models defined by data, on a stream split by k
 // One pass, no lookahead
 
 /** The findings at records before `count`, as far as both listings hold every one of them. */
-function findingsBefore(count: number, ...reports: DataReport[]): unknown[][] {
+function findingsBefore(count: number, ...reports: DataReport[]): DataFinding[][] {
   const listedWhole = (report: DataReport) =>
     report.legality.illegal > report.legality.first.length
       ? (report.legality.first.at(-1)?.index ?? 0)
@@ -303,6 +303,36 @@ describe("the reference engine of models defined by data, one record at a time",
           reportOf(pair, prefix, style),
         );
         expect(first).toEqual(whole);
+      }),
+      RUNS,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Unknown kinds
+
+function withUnknownKinds(file: unknown, unknownKinds: "reject" | "ignore"): unknown {
+  const model = file as { journal?: Record<string, unknown> };
+  return { ...model, journal: { ...model.journal, unknownKinds } };
+}
+
+describe("the reference engine of models defined by data, on unknown kinds", () => {
+  it("reports an unknown kind it rejects as one it ignores, but for its known-kinds finding", () => {
+    fc.assert(
+      fc.property(unsplitPairs, (pair) => {
+        const { draft, style } = pair.journal;
+        const rejected = reportWith(withUnknownKinds(pair.model, "reject"), draft, style);
+        const ignored = reportWith(withUnknownKinds(pair.model, "ignore"), draft, style);
+        const { "known-kinds": _, ...invariants } = rejected.invariants;
+        expect(invariants).toEqual(ignored.invariants);
+        expect(rejected.final).toEqual(ignored.final);
+        expect(rejected.integrity).toEqual(ignored.integrity);
+        const records = draft.lines.filter((line) => !("blank" in line)).length;
+        const [rejectedFindings, ignoredFindings] = findingsBefore(records, rejected, ignored);
+        expect(rejectedFindings?.filter((finding) => finding.rule !== "known-kinds")).toEqual(
+          ignoredFindings,
+        );
       }),
       RUNS,
     );
