@@ -12,6 +12,10 @@
  * - Members no path of the model reaches change nothing: a record is read only at its paths.
  * - A stream split by `journal.key` is its journals side by side: each journal's report is the
  *   report of its records alone, but for the `line`s.
+ * - One pass, no lookahead past the next record: the findings at a journal's first records are
+ *   those of any longer journal that begins with them (but for `open-at-end`, found at the end).
+ * - A rejected unknown kind is an ignored one plus its `known-kinds` finding: it is a record for
+ *   everything else (sequence, monotone, `next`, `last`, `first`, `#`).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
