@@ -382,7 +382,7 @@ function generateJournalSettings(
   const ints = context.fields.filter((field) => field.type === "int").map((field) => field.name);
   if (ints.length > 0 && chance(g, 45)) {
     const sequence: Record<string, JsonValue> = { field: pick(g, ints) };
-    if (chance(g, 50)) sequence.start = pick(g, [0, 1, 10, -5]);
+    if (chance(g, 50)) sequence.start = pick(g, [0, 1, 10, -5, 2147483647]);
     if (chance(g, 40)) sequence.step = pick(g, [1, 2, 3, 0, -1]);
     journal.sequence = sequence;
   }
@@ -574,7 +574,10 @@ function checkClause(g: Gen, context: ModelContext, current: EntityChoice | null
 
 function countClause(g: Gen, context: ModelContext, current: EntityChoice | null): JsonValue {
   if (context.counters.length === 0) return checkClause(g, context, current);
-  return decorate(g, { count: pick(g, context.counters), by: pick(g, [1, 1, -1, 2, 0, -2]) });
+  return decorate(g, {
+    count: pick(g, context.counters),
+    by: pick(g, [1, 1, -1, 2, 0, -2, 4294967295]),
+  });
 }
 
 /** An operand of any form (docs/models/data.md, "Operands"); a key is never `true`/`false`. */
@@ -606,7 +609,7 @@ function operand(
     case "index":
       return "#";
     case "int":
-      return pick(g, [1, 2, 0, 3, -1, 9007199254740991]);
+      return pick(g, [1, 2, 0, 3, -1, 2147483648, -2147483649, 9007199254740991]);
     case "string":
       return pick(g, ["a", "b", "done", "x y", "é", ""]);
     case "escaped":
@@ -884,7 +887,7 @@ const KEY_POOLS: Record<FieldType, readonly PlainValue[]> = {
 };
 
 const VALUE_POOLS: Record<FieldType, readonly PlainValue[]> = {
-  int: [0, 1, 2, 3, 4, -1, 7, 9007199254740991, -9007199254740991],
+  int: [0, 1, 2, 3, 4, -1, 7, 2147483648, 4294967295, 9007199254740991, -9007199254740991],
   string: ["a", "b", "c", "é", "😀", 'a"b\\c', "line\nbreak", "", "x y", "done", "\u2028"],
   bool: [true, false],
 };
