@@ -3,7 +3,9 @@
  * a property over them proves something only if they reach every part of the format and every
  * way an audit can go. Over a fixed sample, every model must check, write every clause, operand
  * form, comparison, path form and journal setting, and every journal must be written as meant
- * and reach every way a record can be spelled or broken.
+ * and reach every way a record can be spelled or broken; and audited by the reference engine,
+ * the sample must apply every clause op, find every reason and an integrity error, and hold
+ * conformant journals, journals that are not, and torn tails.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
