@@ -683,7 +683,7 @@ const asObject = (value: JsonValue): FileObject =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as FileObject) : {};
 
 /** A path as a model file writes it, as steps. */
-export function readPath(path: JsonValue): PathShape {
+function readPath(path: JsonValue): PathShape {
   if (Array.isArray(path))
     return path.map((step) =>
       typeof step === "string" ? m(step) : s(String(asObject(step)["*"])),
