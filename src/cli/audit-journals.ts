@@ -27,6 +27,8 @@ export interface AuditJournalsOptions {
   readonly engine: EngineName;
   readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
+  /** The model file `model` was loaded from, for worker threads to load too. */
+  readonly modelFile?: string | undefined;
   /** Worker threads at most (1 audits on this thread); null for the default, see `workerCount`. */
   readonly jobs: number | null;
   /** Where to draw the progress bar; null for none. */
@@ -53,9 +55,10 @@ export async function auditJournals(
 ): Promise<AuditedJournals> {
   // A DAG file that cannot be read is one error, not the same error once per journal.
   await readModelFlagFiles(options.modelFlags);
-  const { engine, modelFlags, model } = options;
+  const { engine, modelFlags, model, modelFile } = options;
   const auditorOptions: FileAuditorOptions = {
     engine,
+    modelFile,
     modelFlags,
     model,
     printer: options.printer,

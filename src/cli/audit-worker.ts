@@ -6,13 +6,16 @@ import { parentPort, workerData } from "node:worker_threads";
 import type { AuditReply, AuditRequest, AuditWorkerData } from "./audit-worker-protocol.js";
 import { PROGRESS_INTERVAL_MS } from "./audit-worker-protocol.js";
 import { auditFileOutcome, type JournalOutcome } from "./journal-outcome.js";
+import { useModelFile } from "./model-choice.js";
 
 const port = parentPort;
 if (port === null) throw new Error("statefold: audit-worker.js runs as a worker thread");
 const options = workerData as AuditWorkerData;
 
-// The pool may send more before these are done: requests are audited in turn, by one engine.
-let previous: Promise<void> = Promise.resolve();
+// The pool may send more before these are done: requests are audited in turn, by one engine,
+// once the model file the command was given (if any) is loaded here too.
+let previous: Promise<unknown> =
+  options.modelFile === undefined ? Promise.resolve() : useModelFile(options.modelFile);
 port.on("message", (request: AuditRequest) => {
   previous = previous.then(() => auditAll(request));
 });

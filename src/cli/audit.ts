@@ -1,4 +1,4 @@
-import { MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { SHIPPED_DATA_MODELS } from "../models/registry.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
 import {
@@ -10,12 +10,14 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
+import { dataModelsSentence, wrapHelp } from "./help-columns.js";
 import {
   journalInputs,
   STDIN_ARGUMENT,
   STDIN_NAME,
   standardInputChunks,
 } from "./journal-inputs.js";
+import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 import {
   givenModelFlags,
   modelFlagOptions,
@@ -26,7 +28,7 @@ import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
 const HELP = `Usage: statefold audit <journal|directory|->... ${modelFlagsUsage()} [--format text|json|ndjson]
-                       [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME]
+                       [--strict] [--jobs N] [--quiet] [--engine NAME] [--model NAME|FILE]
                        [--html FILE]
 
 Audits each journal against its model's reference state machine: log integrity, the model's
@@ -39,6 +41,8 @@ journal's header names, or --model's where it names none, else dag:
   executive    a task executive running a plan on a budget: every observation replayed
                through the machine, each recorded decision against the machine's
                (decisionsMatch, terminalRespected; docs/models/executive.md)
+
+${wrapHelp(dataModelsSentence(SHIPPED_DATA_MODELS), 0, 93)}
 
 A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr;
 either is read decompressed when its name ends in .gz. A directory stands for every *.jsonl
@@ -62,9 +66,8 @@ ${modelFlagsHelp(22, 93, true)}  --format FORMAT     text for people (default), 
                       and never in CI or with NO_COLOR)
   --engine NAME       wasm (default: the WebAssembly kernel) or reference (the plain
                       TypeScript model; same reports, slower)
-  --model NAME        dag, operations or executive: the model every journal must be of (a
-                      header that names another is an error); a journal without a header is
-                      read as it
+  --model NAME|FILE   the model every journal must be of (a header that names another is an
+                      error; a journal without a header is read as it): ${wrapHelp(MODEL_FLAG_HELP, 22, 93, 76)}
   --html FILE         also write one self-contained HTML report of every journal: verdicts,
                       each violating entry in context, and the model's state — the DAG
                       coloured by final status, an operation's steps before and after a
@@ -97,8 +100,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
   const modelFlags = givenModelFlags(values);
   const format = oneOf("audit", "--format", values.format, AUDIT_FORMATS);
   const engine = oneOf("audit", "--engine", values.engine, ENGINE_NAMES);
-  const model: ModelName | undefined =
-    values.model === undefined ? undefined : oneOf("audit", "--model", values.model, MODEL_NAMES);
+  const { model, modelFile } = await chooseModelFlag("audit", values.model);
   const jobs = values.jobs === undefined ? null : integerFlag("audit", "--jobs", values.jobs, 1);
   if (journals.length === 0) throw new UsageError("audit needs at least one journal", "audit");
 
@@ -114,6 +116,7 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
       engine,
       modelFlags,
       model,
+      modelFile,
       jobs,
       progress: progress ? (output.stderrTerminal ?? null) : null,
       printer: {

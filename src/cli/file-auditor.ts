@@ -22,6 +22,8 @@ export interface FileAuditorOptions {
   readonly engine: EngineName;
   readonly modelFlags: ModelFlagValues;
   readonly model: ModelName | undefined;
+  /** The model file `model` was loaded from (`--model FILE`): a worker thread loads it too. */
+  readonly modelFile?: string | undefined;
   /** How each journal's output is rendered, where it is audited. */
   readonly printer: PrinterOptions;
   /** Whether outcomes carry their reports (for an HTML report). */

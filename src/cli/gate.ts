@@ -28,12 +28,14 @@ import {
   ENGINE_NAMES,
   headerModelReader,
 } from "./engine.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import {
   type OneJournal,
   oneJournal,
   STDIN_ARGUMENT,
   standardInputChunks,
 } from "./journal-inputs.js";
+import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 import {
   givenModelFlags,
   type ModelFlagValues,
@@ -45,12 +47,9 @@ import { renderJson } from "./render-json.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "./snapshotting-auditor.js";
 
 const HELP = `Usage: statefold gate <journal|-> ${modelFlagsUsage()} [--strict] [--snapshot FILE] [--engine NAME]
-                      [--model NAME] [--format text|json]
+                      [--model NAME|FILE] [--format text|json]
 
-The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is
-conformant to its model (strictly, with --strict) — dag, operations or executive, the one its
-header names, as for statefold audit; exit 1 (refuse) otherwise, naming the rule that broke
-first and the entry that broke it.
+${wrapHelp(`The boot gate: may a runtime resume from this journal? Exit 0 (resume) when the journal is conformant to its model (strictly, with --strict) — ${wordList(MODEL_NAMES, "or")}, the one its header names or --model's, as for statefold audit; exit 1 (refuse) otherwise, naming the rule that broke first and the entry that broke it.`, 0, 93)}
 
 A torn tail (a last line cut mid-write: no line end, does not parse) does not refuse: the
 runtime never committed that entry. The gate warns on stderr with its line and its byte offset,
@@ -69,8 +68,7 @@ ${modelFlagsHelp(20, 93, true)}  --strict          refuse illegal events too
   --snapshot FILE   keep the auditor's state in FILE between runs (JSONL journals of every
                     model, wasm engine)
   --engine NAME     wasm (default) or reference
-  --model NAME      the journal's model: dag, operations or executive (by default its
-                    header's, else dag)
+  --model NAME|FILE the journal's model (by default its header's, else dag): ${wrapHelp(MODEL_FLAG_HELP, 20, 93, 74)}
   --format FORMAT   text (default): one line, resume or refuse; json: {"file", "decision",
                     "strict", "events", "tornTail", "refusal"} (docs/gate.md)
   -h, --help        show this help
@@ -103,8 +101,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   }
   const format = oneOf("gate", "--format", values.format, GATE_FORMATS);
   const engine = oneOf("gate", "--engine", values.engine, ENGINE_NAMES);
-  const model: ModelName | undefined =
-    values.model === undefined ? undefined : oneOf("gate", "--model", values.model, MODEL_NAMES);
+  const { model } = await chooseModelFlag("gate", values.model);
   const modelFlags = givenModelFlags(values);
   const source = oneJournal(given);
   const journal = source.path;

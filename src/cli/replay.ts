@@ -2,13 +2,7 @@ import type { EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { readAnyJournal } from "../journal/index.js";
 import type { Model } from "../models/model.js";
-import {
-  DEFAULT_MODEL,
-  MODEL_NAMES,
-  MODELS,
-  type ModelName,
-  modelNamed,
-} from "../models/registry.js";
+import { DEFAULT_MODEL, MODELS, modelNamed } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -18,8 +12,9 @@ import {
   UsageError,
 } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
-import { wordList } from "./help-columns.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import { oneJournal, oneJournalBytes } from "./journal-inputs.js";
+import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 import { givenModelFlags } from "./model-flags.js";
 
 const OPTION_INDENT = " ".repeat(17);
@@ -33,9 +28,9 @@ const REFERENCE_ONLY_NOTE =
     ? ""
     : `; the only\n${OPTION_INDENT}one that prints ${journalOf(wordList(REFERENCE_ONLY, "or"))}'s state`;
 
-const HELP = `Usage: statefold replay <journal|-> [--dag FILE] [--engine NAME] [--model NAME]
+const HELP = `Usage: statefold replay <journal|-> [--dag FILE] [--engine NAME] [--model NAME|FILE]
 
-Folds the journal's entries and prints the state they fold to, as JSON. ${MODELS.map((model) => model.replay.output).join(" ")} - is a JSONL journal on the standard
+Folds the journal's entries and prints the state they fold to, as JSON. ${[...new Set(MODELS.map((model) => model.replay.output))].join(" ")} - is a JSONL journal on the standard
 input.
 
 A log-integrity error stops the fold: the state before the offending entry is printed, and
@@ -46,8 +41,8 @@ Options:
   --dag FILE     the DAG for a dag journal without a header line (always for .lisp-expr)
   --engine NAME  wasm (the WebAssembly kernel; the default for ${wordList(ON_KERNEL, "and")} journals)
                  or reference (the plain TypeScript model; the same state, slower${REFERENCE_ONLY_NOTE})
-  --model NAME   ${wordList(MODEL_NAMES, "or")}: the model the journal must be of (by default its
-                 header's, else ${DEFAULT_MODEL})
+  --model NAME|FILE  the model the journal must be of (by default its header's, else
+                 ${DEFAULT_MODEL}): ${wrapHelp(MODEL_FLAG_HELP, 17, 93, 21)}
   -h, --help     show this help
 
 Exit status: 0 replayed, 1 stopped by a log-integrity error, 2 bad usage or unreadable input.
@@ -75,8 +70,7 @@ async function runReplay(args: readonly string[], output: CliOutput): Promise<nu
   if (path === undefined || extra.length > 0) {
     throw new UsageError(`replay takes one journal, found ${positionals.length}`, "replay");
   }
-  const modelAsked: ModelName | undefined =
-    values.model === undefined ? undefined : oneOf("replay", "--model", values.model, MODEL_NAMES);
+  const { model: modelAsked } = await chooseModelFlag("replay", values.model);
   const source = oneJournal(path);
   const journal = await readAnyJournal(source.path, await oneJournalBytes(source), {
     modelFlags: givenModelFlags(values),

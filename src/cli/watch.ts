@@ -4,6 +4,7 @@ import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
 import { runWatcher } from "../scale/watch-loop.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import {
   givenModelFlags,
   modelFlagOptions,
@@ -26,7 +27,7 @@ checkpoint. The runtimes' side, and the guarantees, are in docs/scale-out.md.
 
 Options:
   --queue Q            the queue's name (default ${DEFAULT_QUEUE})
-  --model NAME         dag, operations or executive: as statefold audit --model
+  --model NAME         ${wrapHelp(`${wordList(MODEL_NAMES, "or")}: as statefold audit --model`, 23, 93)}
 ${modelFlagsHelp(23, 93, false)}  --lease S            seconds without a heartbeat before a journal is taken over (default 30)
   --max-deliveries N   a journal delivered more than N times goes to the dead letters (default 5)
   --drain              exit once no live journal is announced or held by any watcher

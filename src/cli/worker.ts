@@ -12,6 +12,7 @@ import {
 import { formatBytes } from "../text/format-units.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import {
   givenModelFlags,
   modelFlagOptions,
@@ -25,9 +26,7 @@ const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [-
                        ${modelFlagsUsage()} [--strict] [--lease S] [--snapshot-every BYTES]
                        [--snapshot-dir DIR] [--max-deliveries N] [--drain] [--quiet]
 
-Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does —
-against its model, dag, operations or executive, the one its header names or --model — and
-publishes its verdict (statefold results) in the same atomic step that acknowledges the job.
+${wrapHelp(`Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does — against its model, ${wordList(MODEL_NAMES, "or")}, the one its header names or --model — and publishes its verdict (statefold results) in the same atomic step that acknowledges the job.`, 0, 93)}
 Every --snapshot-every bytes the audit's snapshot is committed under the job, fenced by the
 lease's epoch: a worker that lost its job commits nothing. A job whose worker is silent for
 --lease seconds (killed, stopped, its machine lost) is taken over by another worker, which
@@ -37,7 +36,7 @@ journal's location must mean the same file to all of them. See docs/scale-out.md
 Options:
   --queue Q             the queue's name (default ${DEFAULT_QUEUE}): its keys share the hash tag {Q}
   --concurrency N       audit N journals at once, on N threads (default 1)
-  --model NAME          dag, operations or executive: as statefold audit --model
+  --model NAME          ${wrapHelp(`${wordList(MODEL_NAMES, "or")}: as statefold audit --model`, 24, 93)}
   --engine NAME         wasm (default) or reference (audits whole, without snapshots)
 ${modelFlagsHelp(24, 93, true)}  --strict              as statefold audit --strict (the verdicts are the same reports)
   --lease S             seconds without a heartbeat before a job is taken over (default 30)

@@ -74,18 +74,16 @@ type ReportOf<M> = M extends Model<string, infer Report> ? Report : never;
 const loadedModels = new Map<string, Model>();
 
 /**
- * Adds a model a file defines, by its name. A registered model's name, or another file's model
- * already loaded under the same name, is refused: one name, one model, in a process.
+ * Adds a model a file defines, by its name; a model file loaded later under the same name takes
+ * its place (a command takes one `--model`). A registered model's name is refused: it names
+ * that model everywhere.
  */
-export function addLoadedModel(model: Model, sameAs: (loaded: Model) => boolean): LoadedModelName {
+export function addLoadedModel(model: Model): LoadedModelName {
   if (isRegisteredModelName(model.name))
     throw new Error(
       `"${model.name}" is the name of a model statefold ships; a model file needs a name of its own`,
     );
-  const loaded = loadedModels.get(model.name);
-  if (loaded !== undefined && !sameAs(loaded))
-    throw new Error(`two different model files are both named "${model.name}"`);
-  loadedModels.set(model.name, loaded ?? model);
+  loadedModels.set(model.name, model);
   return model.name as LoadedModelName;
 }
 

@@ -305,7 +305,7 @@ describe("loadEngine(options)", () => {
   it.each([
     [
       { model: "ops" },
-      /expected options\.model to be "dag" or "operations" or "executive", found the string "ops"/,
+      /expected options\.model to be "dag" or "operations" or "executive" or "temporal" or "cadence" or "stepfunctions", found the string "ops"/,
     ],
     [
       { flavour: "sse" },

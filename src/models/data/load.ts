@@ -6,6 +6,7 @@ import { readFile } from "node:fs/promises";
 import { JournalError } from "../../journal/errors.js";
 import { checkModel } from "./check.js";
 import type { CompiledModel } from "./compiled.js";
+import { type DataModel, dataModel } from "./model.js";
 import { modelFormatOf, readModelText } from "./model-text.js";
 
 export { checkModel, ModelFileError } from "./check.js";
@@ -37,4 +38,10 @@ export function parseModelFile(bytes: Uint8Array, file: string): CompiledModel {
     );
   const { value, locate } = readModelText(bytes, file, format);
   return checkModel(value, file, locate);
+}
+
+/** The model a file defines, as a model like any other, summarised by where it came from. */
+export async function loadDataModelFile(path: string): Promise<DataModel> {
+  const compiled = await loadModelFile(path);
+  return dataModel(compiled.name, compiled, `the model file ${path}`);
 }

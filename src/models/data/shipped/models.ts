@@ -24,5 +24,5 @@ export const cadenceModel = dataModel(
 export const stepfunctionsModel = dataModel(
   "stepfunctions",
   checkModel(stepfunctionsFile, "stepfunctions.json"),
-  "AWS Step Functions execution histories (GetExecutionHistory)",
+  "AWS Step Functions execution histories as GetExecutionHistory returns them",
 );
