@@ -41,11 +41,13 @@ export function ruleDescription(model: CompiledModel, rule: string): string | nu
   return model.rules.find((candidate) => candidate.name === rule)?.description ?? null;
 }
 
-/** `final: job 2 done, 1 queued; counters open 0; registers last "x"` — states with no instance are left out. */
+/** `final: job 2 done, 1 queued; counters open 0; registers last "x"` — entities and states with no instance left out. */
 export function dataFinalLine(final: DataFinal): string {
-  const parts = Object.entries(final.entities).map(([entity, states]) => {
+  const parts = Object.entries(final.entities).flatMap(([entity, states]) => {
     const held = Object.entries(states).filter(([, count]) => count > 0);
-    return `${entity} ${held.length === 0 ? "none" : held.map(([state, count]) => `${count} ${state}`).join(", ")}`;
+    return held.length === 0
+      ? []
+      : [`${entity} ${held.map(([state, count]) => `${count} ${state}`).join(", ")}`];
   });
   const counters = Object.entries(final.counters);
   if (counters.length > 0)
