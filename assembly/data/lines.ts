@@ -6,7 +6,7 @@
  * the wrong type is the journal's integrity fault: the fold stops there.
  */
 
-import { LineShape, NO_FIELD } from "../json";
+import { LineShape } from "../json";
 import { beginFraming, checkLine, consume as consumeFramed, finishFraming, Limit, LINE_NOT_UTF8, LINE_UNCHECKED, lineNumber } from "../jsonl";
 import { resetJournalRegion } from "../memory";
 import { resetAllocation } from "./alloc";
@@ -15,6 +15,7 @@ import { resetInstances } from "./instances";
 import { forgetWritten } from "./state-bytes";
 import { JournalWord, TableHeader, Width, word } from "./layout";
 import { kindNamed } from "./model";
+import { beginScan, levels, memberNode, noteValue } from "./paths";
 import {
   beginRecord,
   faultField,
@@ -71,27 +72,31 @@ class DataLines {
     auditLine(index, shape == LINE_UNCHECKED ? checkLine<DataLines>(start, end) : shape, start, end);
   }
 
-  // The reader of json.ts: the line is only validated here; record.ts walks the paths after.
+  // The reader of json.ts: the model's paths, a trie of nodes (paths.ts), read in the same pass.
 
   // @ts-expect-error: decorator
   @inline
   fieldDepth(): usize {
-    return 1;
+    return levels;
   }
 
   // @ts-expect-error: decorator
   @inline
-  clearFields(): void {}
+  clearFields(): void {
+    beginScan();
+  }
 
   // @ts-expect-error: decorator
   @inline
   member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
-    return NO_FIELD;
+    return memberNode(parent, keyStart, keyEnd, escaped);
   }
 
   // @ts-expect-error: decorator
   @inline
-  field(field: i32, start: usize, end: usize, escaped: bool): void {}
+  field(node: i32, start: usize, end: usize, escaped: bool): void {
+    noteValue(node, start, end);
+  }
 
   tornTail(line: f64, offset: f64): void {
     noteTornTail(line, offset);

@@ -1,7 +1,7 @@
 /**
- * One record's fields (docs/models/data.md, "Paths" and "Types"): the line has been validated
- * whole (UTF-8 and JSON, ../json.ts), so a path is walked over it directly — member by member,
- * each value skipped without a second validation. A member step takes the last member of that
+ * One record's fields (docs/models/data.md, "Paths" and "Types"), where the validating scan found
+ * them (paths.ts) — or, when it could not settle them, walked again over the validated line,
+ * member by member, each value skipped without a second validation. A member step takes the last member of that
  * key (a duplicate key's value is its last); a `*SUFFIX` step the first member, in document
  * order, whose key ends with SUFFIX, with that key's last value. A path leading nowhere, or to
  * `null`, leaves the field absent.
@@ -16,6 +16,7 @@ import { CharCode, decodeString, scanString, scannedEscape, skipWhitespace } fro
 import { scratch } from "../jsonl";
 import { reserve, abandon } from "../memory";
 import { skipValue } from "../header";
+import { foundEnd, foundStart, isScanned, scannedValue, walkNeeded } from "./paths";
 import { FieldTypeCode, PathStepKind, stringLength, stringPointer, TableHeader, ValueTag, Width, word } from "./layout";
 import { bytesEqual, lengthOf, pointerOf, setAbsent, setBool, setInt, setString, tagOf, VALUE_BYTES } from "./values";
 
@@ -72,9 +73,19 @@ export function fieldCell(field: i32): usize {
 }
 
 /**
- * Walks the path whose words start at `pathAt` over the record [start, end); true when it leads
- * to a value other than `null` (then at [valueStart, valueEnd)).
+ * Where path `path` (0: the kind's, then 1 + each field's, at `pathAt`) leads in the record
+ * [start, end): true when to a value other than `null` (then at [valueStart, valueEnd)). The
+ * scan found it (paths.ts), unless it could not settle the record or the path is too deep.
  */
+function locate(start: usize, end: usize, path: i32, pathAt: i32): bool {
+  if (walkNeeded || !isScanned(path)) return walk(start, end, pathAt);
+  if (!scannedValue(path)) return false;
+  valueStart = foundStart;
+  valueEnd = foundEnd;
+  return load<u8>(valueStart) != 0x6e; // null
+}
+
+/** Walks the path whose words start at `pathAt` over the record [start, end), as `locate`. */
 function walk(start: usize, end: usize, pathAt: i32): bool {
   let at = skipWhitespace(start, end);
   const steps = word(pathAt);
@@ -150,7 +161,7 @@ function keysEqual(a: usize, aEnd: usize, aEscaped: bool, b: usize, bEnd: usize,
  * kindLength, decoded).
  */
 export function readKind(start: usize, end: usize): bool {
-  if (!walk(start, end, word(TableHeader.KIND_PATH_AT)) || load<u8>(valueStart) != CharCode.QUOTE) return false;
+  if (!locate(start, end, 0, word(TableHeader.KIND_PATH_AT)) || load<u8>(valueStart) != CharCode.QUOTE) return false;
   if (!stringAt(valueStart, valueEnd)) return false;
   kindPointer = decodedPointer;
   kindLength = decodedLength;
@@ -212,7 +223,7 @@ export namespace Typed {
 export function typeField(start: usize, end: usize, field: i32): i32 {
   const cell = fieldCell(field);
   const fieldAt = word(TableHeader.FIELDS_AT) + field * Width.FIELD;
-  if (!walk(start, end, word(fieldAt))) {
+  if (!locate(start, end, field + 1, word(fieldAt))) {
     setAbsent(cell);
     return Typed.OK;
   }
