@@ -3,16 +3,15 @@
  * JSON document whose records are an array, as the model's `records.source` says. Each record
  * keeps its text beside its value: the interpreter reads member order and exact numbers from it.
  */
-import type { CompiledModel } from "../../models/data/compiled.js";
-import { JournalError } from "../errors.js";
+import type { CompiledModel, Path } from "../../models/data/compiled.js";
 import type { Journal } from "../journal.js";
+import { JsonArraySource } from "../json-array-source.js";
 import { describeJsonValue, jsonValueError } from "../json-value-error.js";
 import { readJsonlLines } from "../jsonl.js";
 
 /** The journal's records, each a `DataEntry` (src/models/data/audit.ts); its header's model, if named. */
 export function readDataJournal(model: CompiledModel, bytes: Uint8Array, file: string): Journal {
-  if (!("lines" in model.source))
-    throw new JournalError(file, "documents whose records are an array are not read yet");
+  if (!("lines" in model.source)) return readArrayDocument(model.source.arrays, bytes, file);
   const read = readJsonlLines(bytes);
   if (read.header !== null) checkHeader(model, read.header, file);
   return {
@@ -20,6 +19,25 @@ export function readDataJournal(model: CompiledModel, bytes: Uint8Array, file: s
     events: [...read.entries],
     lines: read.entries.map(({ line }) => line),
     tornTail: read.tornTail,
+    missingHeader: null,
+  };
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A document's records: no header, no torn tail; each element's line is the one it starts on. */
+function readArrayDocument(paths: readonly Path[], bytes: Uint8Array, file: string): Journal {
+  const source = new JsonArraySource(paths, file);
+  const entries = source.push(bytes).map(({ bytes: element, line }) => {
+    const text = utf8.decode(element);
+    return { parsed: { value: JSON.parse(text) as unknown, text }, line };
+  });
+  source.end();
+  return {
+    header: null,
+    events: entries,
+    lines: entries.map(({ line }) => line),
+    tornTail: null,
     missingHeader: null,
   };
 }
