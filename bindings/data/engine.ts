@@ -9,7 +9,7 @@ import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import type { DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
-import { DATA_MODEL_SNAPSHOT } from "../../src/snapshot-format.js";
+import type { ModelName } from "../../src/models/registry.js";
 import type { KernelFlavour } from "../kernel.js";
 import { supportsSimd } from "../kernel.js";
 import {
@@ -88,7 +88,8 @@ const RESTORE_INVALID = 1;
 const LIMIT_MEMORY = 1;
 
 class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapshotBody> {
-  protected readonly model = DATA_MODEL_SNAPSHOT;
+  /** The model file's name: a snapshot names its model as every model's does. */
+  protected readonly model: ModelName;
   protected readonly memoryMessage =
     "the WebAssembly memory cannot grow any further: the journal's kept instances do not fit";
 
@@ -99,6 +100,7 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
     private readonly packed: PackedModel,
   ) {
     super(owner, options);
+    this.model = compiled.name as ModelName;
   }
 
   protected begin(firstLine: Uint8Array): number {
@@ -114,27 +116,23 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
     return 0; // the kernel is fed line 1 and skips the header itself
   }
 
-  private modelFields() {
-    return { dataModel: this.compiled.name, table: this.packed.digest };
-  }
-
   protected emptyStateFields() {
-    return { ...this.modelFields(), state: new Uint8Array(0) };
+    return { table: this.packed.digest, state: new Uint8Array(0) };
   }
 
   protected stateFields() {
     const pointer = this.kernel.snapshotState();
     if (pointer === 0) this.check(LIMIT_MEMORY);
     const state = new Uint8Array(this.kernel.memory.buffer, pointer, this.kernel.snapshotLength());
-    return { ...this.modelFields(), state: state.slice() };
+    return { table: this.packed.digest, state: state.slice() };
   }
 
-  /** A snapshot resumes only with the model, compiled to the same table, that took it. */
+  /** A snapshot of the model's journal (its name checked already) resumes only with the model compiled as it was. */
   protected override resumeWith(body: DataSnapshotBody, snapshotFile: string): null {
-    if (body.dataModel !== this.compiled.name || body.table !== this.packed.digest) {
+    if (body.table !== this.packed.digest) {
       throw new JournalError(
         snapshotFile,
-        `refusing the snapshot: it was taken with the model ${JSON.stringify(body.dataModel)} (compiled table ${String(body.table).slice(0, 12)}…), and this audit uses the model ${JSON.stringify(this.compiled.name)} (compiled table ${this.packed.digest.slice(0, 12)}…)`,
+        `refusing the snapshot: it was taken with the model ${JSON.stringify(this.compiled.name)} compiled to another table (${String(body.table).slice(0, 12)}…, not ${this.packed.digest.slice(0, 12)}…): the model file changed since`,
       );
     }
     return null;
