@@ -20,9 +20,9 @@
  */
 
 import { decodeString } from "../json";
-import { scratch } from "../jsonl";
 import { reserve } from "../memory";
 import { PathStepKind, stringLength, stringPointer, TableHeader, Width, word } from "./layout";
+import { keyScratch } from "./record";
 import { bytesEqual } from "./values";
 
 /** The deepest level the scan reads members at (json.ts keeps levels 2 to 4 in its table). */
@@ -137,8 +137,8 @@ export function memberNode(parent: i32, keyStart: usize, keyEnd: usize, escaped:
   let key = keyStart;
   let keyLength = keyEnd - keyStart;
   if (escaped) {
-    keyLength = decodeString(keyStart, keyEnd, scratch);
-    key = scratch;
+    keyLength = decodeString(keyStart, keyEnd, keyScratch);
+    key = keyScratch;
   }
   let taken = NO_NODE;
   for (; child != NO_NODE; child = load<i32>(node(child), 4)) {
@@ -168,14 +168,14 @@ export function memberNode(parent: i32, keyStart: usize, keyEnd: usize, escaped:
 
 /**
  * Whether the (decoded) key is the one a suffix node matched. A matched key with an escape is
- * decoded after the key (which may lie at `scratch`); the two are distinct members of the line,
- * so both fit the line's scratch.
+ * decoded after the key (which may lie at `keyScratch`); the two are distinct members of the
+ * record, so both fit the scratch.
  */
 function isMatchedKey(at: usize, key: usize, keyLength: usize): bool {
   let matched = <usize>load<u32>(at, 36);
   let length = <usize>load<u32>(at, 40) - matched;
   if (load<u32>(at, 44) != 0) {
-    const decoded = scratch + keyLength;
+    const decoded = keyScratch + keyLength;
     length = decodeString(matched, matched + length, decoded);
     matched = decoded;
   }

@@ -13,7 +13,6 @@
  */
 
 import { CharCode, decodeString, scanString, scannedEscape, skipWhitespace } from "../json";
-import { scratch } from "../jsonl";
 import { reserve, abandon } from "../memory";
 import { skipValue } from "../header";
 import { foundEnd, foundStart, isScanned, scannedValue, walkNeeded } from "./paths";
@@ -28,6 +27,16 @@ export namespace Problem {
   export const NOT_AN_OBJECT: i32 = 2;
   export const KIND_NOT_A_STRING: i32 = 3;
   export const WRONG_TYPE: i32 = 4;
+}
+
+/**
+ * Where keys are decoded to be compared: a block as long as the record (jsonl.ts's scratch for a
+ * line, elements.ts's for an array's element), set by the auditor before each record.
+ */
+export let keyScratch: usize = 0;
+
+export function useKeyScratch(at: usize): void {
+  keyScratch = at;
 }
 
 /** The cell of each field (VALUE_BYTES each, in field order). */
@@ -141,8 +150,8 @@ function memberValue(at: usize, end: usize, suffix: bool, name: usize, nameLengt
 function keyIs(start: usize, end: usize, escaped: bool, name: usize, nameLength: usize, suffix: bool): bool {
   let length = end - start;
   if (escaped) {
-    length = decodeString(start, end, scratch);
-    start = scratch;
+    length = decodeString(start, end, keyScratch);
+    start = keyScratch;
   }
   if (suffix) return length >= nameLength && bytesEqual(start + length - nameLength, name, nameLength);
   return length == nameLength && bytesEqual(start, name, nameLength);
@@ -150,10 +159,10 @@ function keyIs(start: usize, end: usize, escaped: bool, name: usize, nameLength:
 
 function keysEqual(a: usize, aEnd: usize, aEscaped: bool, b: usize, bEnd: usize, bEscaped: bool): bool {
   if (!aEscaped && !bEscaped) return aEnd - a == bEnd - b && bytesEqual(a, b, aEnd - a);
-  const aLength = decodeString(a, aEnd, scratch);
-  const bAt = scratch + aLength;
+  const aLength = decodeString(a, aEnd, keyScratch);
+  const bAt = keyScratch + aLength;
   const bLength = decodeString(b, bEnd, bAt);
-  return aLength == bLength && bytesEqual(scratch, bAt, aLength);
+  return aLength == bLength && bytesEqual(keyScratch, bAt, aLength);
 }
 
 /**

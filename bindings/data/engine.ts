@@ -5,6 +5,13 @@
  * same bytes. The streaming and resuming are every streamed model's (../streamed-session.ts).
  */
 
+import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  auditBytesArguments,
+  optionsArgument,
+} from "../../src/engine-arguments.js";
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import type { DataReport } from "../../src/models/data/report.js";
@@ -19,6 +26,7 @@ import {
   StreamedSession,
   type StreamedSessionOptions,
 } from "../streamed-session.js";
+import { DocumentSession, noDocumentSnapshots } from "./document-session.js";
 import { isDataHeader } from "./header.js";
 import { type DataKernelExports, instantiateDataKernel } from "./kernel.js";
 import { type PackedModel, packModel } from "./pack-model.js";
@@ -79,7 +87,59 @@ class DataKernelEngine
   protected session(options: StreamedSessionOptions): Session {
     return new Session(this.owner, options, this.model, this.packed);
   }
+
+  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataReport> {
+    if ("lines" in this.model.source) return super.auditBytes(given, givenOptions);
+    const { bytes, options } = auditBytesArguments<StreamedSessionOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
+    const session = this.documentSession(options);
+    for await (const chunk of chunksOf(bytes)) session.write(chunk);
+    return session.finish();
+  }
+
+  override openAuditor(options?: unknown): DataJournalAuditor {
+    if ("lines" in this.model.source) return super.openAuditor(options);
+    const checked = optionsArgument<StreamedSessionOptions>(
+      "openAuditor(options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    return this.documentSession(checked);
+  }
+
+  override async resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
+  ): Promise<DataJournalAuditor> {
+    if ("lines" in this.model.source) return super.resume(snapshot, journal, options);
+    const checked = optionsArgument<StreamedSessionOptions>(
+      "resume(snapshot, journal, options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    throw noDocumentSnapshots(checked.snapshotFile ?? checked.file ?? UNNAMED_JOURNAL);
+  }
+
+  /** A journal that is one JSON document (./document-session.ts). */
+  private documentSession(options: StreamedSessionOptions): DocumentSession {
+    const { source } = this.model;
+    if ("lines" in source) throw new Error("statefold: a JSONL model has no document session");
+    return new DocumentSession(
+      this.owner,
+      source.arrays,
+      options.file ?? UNNAMED_JOURNAL,
+      MEMORY_MESSAGE,
+      () => readDataReport(this.kernel, this.model),
+    );
+  }
 }
+
+const MEMORY_MESSAGE =
+  "the WebAssembly memory cannot grow any further: the journal's kept instances do not fit";
 
 /** What the kernel's `restoreState` answers (assembly/data/snapshot.ts, Restored). */
 const RESTORE_OK = 0;
@@ -90,8 +150,7 @@ const LIMIT_MEMORY = 1;
 class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapshotBody> {
   /** The model file's name: a snapshot names its model as every model's does. */
   protected readonly model: ModelName;
-  protected readonly memoryMessage =
-    "the WebAssembly memory cannot grow any further: the journal's kept instances do not fit";
+  protected readonly memoryMessage = MEMORY_MESSAGE;
 
   constructor(
     owner: SessionOwner<DataKernelExports>,

@@ -13,7 +13,7 @@ import { loadDataEngine, type WasmDataEngine } from "../../bindings/data/engine.
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { auditDataBytes } from "../../src/models/data/engine.js";
 import { DATA_REASONS, type DataReason, type DataReport } from "../../src/models/data/report.js";
-import { dataJournalArbitrary } from "../bindings/data/journals.js";
+import { dataDocumentArbitrary, dataJournalArbitrary } from "../bindings/data/journals.js";
 import {
   intentRecord,
   jsonl,
@@ -196,6 +196,55 @@ describe("data kernel ≡ reference: generated journals", () => {
       );
       expect(integrity).toBeGreaterThan(0);
       for (const reason of REACHED.get(model) ?? []) expect(reasons, reason).toContain(reason);
+    });
+  }
+});
+
+describe("data kernel ≡ reference: journals that are JSON documents", () => {
+  const documents = (model: CompiledModel): CompiledModel => ({
+    ...model,
+    name: `${model.name}-documents`,
+    source: {
+      arrays: [[{ member: "events" }], [{ member: "history" }, { member: "events" }], []],
+    },
+  });
+  const DOCUMENT_MODELS = MODELS.map(documents);
+
+  it("a worked example, in one chunk and byte by byte", async () => {
+    const records = [
+      intentRecord("payment_intent.created", 1, "pi_1", 500),
+      intentRecord("payment_intent.created", 2, "pi_1", 500),
+      { type: "refund", seq: 3 },
+    ];
+    const report = await expectSameReports(
+      DOCUMENT_MODELS[0] as CompiledModel,
+      encode(JSON.stringify({ events: records }, null, 2)),
+    );
+    expect(report?.legality.first.map((finding) => [finding.line, finding.reason])).toEqual([
+      [13, "duplicate"],
+      [13, "no-instance"],
+      [23, "unknown-kind"],
+      [23, "open-at-end"],
+    ]);
+  });
+
+  for (const model of DOCUMENT_MODELS) {
+    it(`documents of ${model.name}`, async () => {
+      let refused = 0;
+      let reported = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          dataDocumentArbitrary(model),
+          chunkingArbitrary,
+          async (bytes, chunking) => {
+            if ((await expectSameReports(model, bytes, chunking)) === null) refused += 1;
+            else reported += 1;
+          },
+        ),
+        { numRuns: 100 },
+      );
+      expect(refused).toBeGreaterThan(0);
+      expect(reported).toBeGreaterThan(0);
     });
   }
 });

@@ -342,3 +342,39 @@ describe("loadDataEngine: streams split by a key", () => {
     );
   });
 });
+
+describe("loadDataEngine: journals that are JSON documents", () => {
+  const model = paymentIntents({ source: { arrays: [[{ member: "events" }]] } });
+  const document = new TextEncoder().encode(
+    JSON.stringify({ events: [intentRecord("payment_intent.created", 1, "pi_1", 5)] }),
+  );
+
+  it("audits the records array's elements, each at the line it starts on", async () => {
+    const engine = await loadDataEngine(model);
+    const report = await engine.auditBytes(document);
+    expect(report.events).toBe(1);
+    expect(report.legality.first).toEqual([
+      {
+        index: 0,
+        line: 1,
+        kind: "payment_intent.created",
+        rule: "intent.atEnd",
+        reason: "open-at-end",
+        entity: "intent",
+        key: "pi_1",
+      },
+    ]);
+  });
+
+  it("takes no snapshot of a document, and resumes from none", async () => {
+    const engine = await loadDataEngine(model);
+    const auditor = engine.openAuditor({ file: "d.json", snapshots: true });
+    auditor.write(document);
+    expect(() => auditor.snapshot()).toThrow(
+      "d.json: snapshots of a journal that is a JSON document are not taken by the WebAssembly engine: audit it whole",
+    );
+    await expect(engine.resume(new Uint8Array(0), document, { file: "d.json" })).rejects.toThrow(
+      /^d\.json: snapshots of a journal that is a JSON document are not taken/,
+    );
+  });
+});
