@@ -32,15 +32,6 @@ export const SNAPSHOT_MAGIC = "statefold-snapshot";
  */
 export const SNAPSHOT_VERSION = 6;
 
-/**
- * The `model` of a snapshot of a journal audited with a model defined by data (a model file is
- * no registered model): its body also names the file's `name` and the table it was compiled to
- * (bindings/data/snapshot-body.ts).
- */
-export const DATA_MODEL_SNAPSHOT = "data";
-
-export type SnapshotModel = ModelName | typeof DATA_MODEL_SNAPSHOT;
-
 /** What every body holds: how far the journal was read, and the hash of what was. */
 export interface SnapshotPrefix {
   /** Whether the first line was resolved (header or not) and the kernel started. */
@@ -55,7 +46,7 @@ export interface SnapshotPrefix {
  */
 export interface SnapshotBody extends SnapshotPrefix {
   /** The model whose journal the snapshot covers. */
-  readonly model: SnapshotModel;
+  readonly model: ModelName;
   /** `REFERENCE_ENGINE` in a reference engine's snapshot, which holds no state; absent in a kernel's. */
   readonly engine?: typeof REFERENCE_ENGINE;
   readonly [field: string]: unknown;
@@ -172,8 +163,7 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   }
   const body = withSections(fields, bytes, alignedUp(lineEnd + 1));
   if (body === null) throw refuse("its sections do not lie where its JSON says");
-  if (!isModelName(body.model) && body.model !== DATA_MODEL_SNAPSHOT)
-    throw refuse("it names no model statefold has");
+  if (!isModelName(body.model)) throw refuse("it names no model statefold has");
   return body as unknown as SnapshotBody;
 }
 
@@ -220,6 +210,6 @@ export function snapshotOfModel<Body extends SnapshotBody>(
   return body as Body;
 }
 
-function withArticle(model: SnapshotModel): string {
+function withArticle(model: ModelName): string {
   return `${/^[aeiou]/.test(model) ? "an" : "a"} ${model}`;
 }

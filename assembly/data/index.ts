@@ -20,6 +20,7 @@ export {
   writeCapacity,
   writePointer,
 } from "../jsonl";
+export { auditElement, beginElements, elementRoom, finishElements } from "./elements";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { loadModel, prepareModel } from "./model";
 export { restoreRoom, restoreState, snapshotLength, snapshotState } from "./snapshot";

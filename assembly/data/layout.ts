@@ -165,5 +165,6 @@ export function stringLength(at: i32): usize {
 // @ts-expect-error: decorator
 @inline
 export function int64At(at: i32): i64 {
-  return (<i64>word(at + 1) << 32) | <i64>(<u32>word(at));
+  // The low word zero-extended by a mask: a cast of it through u32 would be sign-extended.
+  return (<i64>word(at + 1) << 32) | (<i64>word(at) & 0xffffffff);
 }

@@ -6,8 +6,8 @@
  * the wrong type is the journal's integrity fault: the fold stops there.
  */
 
-import { LineShape, NO_FIELD } from "../json";
-import { beginFraming, checkLine, consume as consumeFramed, finishFraming, Limit, LINE_NOT_UTF8, LINE_UNCHECKED, lineNumber } from "../jsonl";
+import { LineShape } from "../json";
+import { beginFraming, checkLine, consume as consumeFramed, finishFraming, Limit, LINE_NOT_UTF8, LINE_UNCHECKED, lineNumber, scratch } from "../jsonl";
 import { resetJournalRegion } from "../memory";
 import { resetAllocation } from "./alloc";
 import { checkAtEnd, foldRecord, outOfMemory, resetFold } from "./fold";
@@ -15,6 +15,7 @@ import { resetInstances } from "./instances";
 import { forgetWritten } from "./state-bytes";
 import { JournalWord, TableHeader, Width, word } from "./layout";
 import { kindNamed } from "./model";
+import { beginScan, levels, memberNode, noteValue } from "./paths";
 import {
   beginRecord,
   faultField,
@@ -23,6 +24,7 @@ import {
   Problem,
   readKind,
   resetDecoded,
+  useKeyScratch,
   Typed,
   typeField,
 } from "./record";
@@ -39,14 +41,24 @@ import {
   stopped,
 } from "./report";
 
-/** Starts a journal with the loaded model: its state laid out anew. Returns a Limit code. */
+/** Starts a JSONL journal with the loaded model. Returns a Limit code. */
 export function beginJsonl(skipHeader: bool): i32 {
+  return beginJournal() ? beginFraming(skipHeader) : Limit.MEMORY;
+}
+
+/** Lays out a journal's state anew; false when memory is exhausted. */
+export function beginJournal(): bool {
   resetJournalRegion();
   resetAllocation();
   resetDecoded();
   forgetWritten();
-  if (!resetReport() || !resetInstances() || !resetFold()) return Limit.MEMORY;
-  return beginFraming(skipHeader);
+  return resetReport() && resetInstances() && resetFold();
+}
+
+/** Ends the journal's fold: the instances open at its end (none after an integrity error). Returns a Limit code. */
+export function finishJournal(): i32 {
+  if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
+  return limitReached();
 }
 
 /** Audits the complete lines among the `length` bytes the host just wrote. Returns a Limit code. */
@@ -57,41 +69,46 @@ export function consume(length: usize): i32 {
 
 /** Ends the journal: the final unterminated line, then the instances open at the end. Returns a Limit code. */
 export function finishJsonl(): i32 {
+  useKeyScratch(scratch); // the final line is scanned before it is handed over
   finishFraming<DataLines>();
-  if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
-  return limitReached();
+  return finishJournal();
 }
 
 /** The data model's line auditor for the framing (see ../jsonl.ts). */
 @final
-class DataLines {
+export class DataLines {
   line(start: usize, end: usize, shape: i32): void {
     const index = countEvent();
     if (stopped) return;
-    auditLine(index, shape == LINE_UNCHECKED ? checkLine<DataLines>(start, end) : shape, start, end);
+    useKeyScratch(scratch);
+    auditRecord(index, lineNumber, shape == LINE_UNCHECKED ? checkLine<DataLines>(start, end) : shape, start, end);
   }
 
-  // The reader of json.ts: the line is only validated here; record.ts walks the paths after.
+  // The reader of json.ts: the model's paths, a trie of nodes (paths.ts), read in the same pass.
 
   // @ts-expect-error: decorator
   @inline
   fieldDepth(): usize {
-    return 1;
+    return levels;
   }
 
   // @ts-expect-error: decorator
   @inline
-  clearFields(): void {}
+  clearFields(): void {
+    beginScan();
+  }
 
   // @ts-expect-error: decorator
   @inline
   member(depth: usize, parent: i32, keyStart: usize, keyEnd: usize, escaped: bool): i32 {
-    return NO_FIELD;
+    return memberNode(parent, keyStart, keyEnd, escaped);
   }
 
   // @ts-expect-error: decorator
   @inline
-  field(field: i32, start: usize, end: usize, escaped: bool): void {}
+  field(node: i32, start: usize, end: usize, escaped: bool): void {
+    noteValue(node, start, end);
+  }
 
   tornTail(line: f64, offset: f64): void {
     noteTornTail(line, offset);
@@ -102,24 +119,19 @@ class DataLines {
   }
 }
 
-function malformed(index: f64, problem: i32): void {
-  stopAtIntegrityFault(index, lineNumber, problem, -1);
-}
-
-function auditLine(index: f64, shape: i32, start: usize, end: usize): void {
-  if (shape == LINE_NOT_UTF8) return malformed(index, Problem.INVALID_UTF8);
-  if (shape == LineShape.INVALID) return malformed(index, Problem.INVALID_JSON);
-  if (shape == LineShape.NOT_AN_OBJECT) return malformed(index, Problem.NOT_AN_OBJECT);
-  auditRecord(index, start, end);
-}
-
-/** Audits one record: its kind, its fields, its fold. */
-export function auditRecord(index: f64, start: usize, end: usize): void {
+/**
+ * Audits one record: the verdict of its scan (a LineShape, or LINE_NOT_UTF8), then its kind, its
+ * fields, its fold. `line` is the file's line it starts on.
+ */
+export function auditRecord(index: f64, line: f64, shape: i32, start: usize, end: usize): void {
+  if (shape == LINE_NOT_UTF8) return stopAtIntegrityFault(index, line, Problem.INVALID_UTF8, -1);
+  if (shape == LineShape.INVALID) return stopAtIntegrityFault(index, line, Problem.INVALID_JSON, -1);
+  if (shape == LineShape.NOT_AN_OBJECT) return stopAtIntegrityFault(index, line, Problem.NOT_AN_OBJECT, -1);
   beginRecord();
-  if (!readKind(start, end)) return malformed(index, Problem.KIND_NOT_A_STRING);
+  if (!readKind(start, end)) return stopAtIntegrityFault(index, line, Problem.KIND_NOT_A_STRING, -1);
   const kind = kindNamed(kindPointer, kindLength);
   FindingPlace.index = index;
-  FindingPlace.line = lineNumber;
+  FindingPlace.line = line;
   FindingPlace.kind = kind;
   FindingPlace.spelling = kindPointer;
   FindingPlace.spellingLength = kindLength;
@@ -131,11 +143,9 @@ export function auditRecord(index: f64, start: usize, end: usize): void {
   const fields = word(checkedAt + 1);
   for (let i = 0; i < checked; i++) {
     const typed = typeField(start, end, word(fields + i));
-    if (typed == Typed.NO_MEMORY) return stopAtLimit(Limit.MEMORY, lineNumber);
-    if (typed == Typed.FAULT) {
-      return stopAtIntegrityFault(index, lineNumber, Problem.WRONG_TYPE, faultField);
-    }
+    if (typed == Typed.NO_MEMORY) return stopAtLimit(Limit.MEMORY, line);
+    if (typed == Typed.FAULT) return stopAtIntegrityFault(index, line, Problem.WRONG_TYPE, faultField);
   }
   foldRecord(kind);
-  if (outOfMemory) stopAtLimit(Limit.MEMORY, lineNumber);
+  if (outOfMemory) stopAtLimit(Limit.MEMORY, line);
 }

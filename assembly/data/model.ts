@@ -8,6 +8,7 @@
 import { hashBytes } from "../hash";
 import { reserve, resetAll, sealModelRegion } from "../memory";
 import { stringLength, stringPointer, TABLE_MAGIC, TableHeader, useTable, Width, word } from "./layout";
+import { buildPaths } from "./paths";
 import { layOutRecord } from "./record";
 import { bytesEqual } from "./values";
 
@@ -31,7 +32,7 @@ export function loadModel(): bool {
   let capacity: usize = 16;
   while (capacity < <usize>spellings * 2) capacity <<= 1;
   spellingTable = reserve(capacity * 4);
-  if (spellingTable == 0 || !layOutRecord()) return false;
+  if (spellingTable == 0 || !layOutRecord() || !buildPaths()) return false;
   memory.fill(spellingTable, 0, capacity * 4);
   spellingMask = capacity - 1;
   for (let spelling = 0; spelling < spellings; spelling++) {

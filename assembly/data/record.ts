@@ -1,7 +1,7 @@
 /**
- * One record's fields (docs/models/data.md, "Paths" and "Types"): the line has been validated
- * whole (UTF-8 and JSON, ../json.ts), so a path is walked over it directly — member by member,
- * each value skipped without a second validation. A member step takes the last member of that
+ * One record's fields (docs/models/data.md, "Paths" and "Types"), where the validating scan found
+ * them (paths.ts) — or, when it could not settle them, walked again over the validated line,
+ * member by member, each value skipped without a second validation. A member step takes the last member of that
  * key (a duplicate key's value is its last); a `*SUFFIX` step the first member, in document
  * order, whose key ends with SUFFIX, with that key's last value. A path leading nowhere, or to
  * `null`, leaves the field absent.
@@ -13,9 +13,9 @@
  */
 
 import { CharCode, decodeString, scanString, scannedEscape, skipWhitespace } from "../json";
-import { scratch } from "../jsonl";
 import { reserve, abandon } from "../memory";
 import { skipValue } from "../header";
+import { foundEnd, foundStart, isScanned, scannedValue, walkNeeded } from "./paths";
 import { FieldTypeCode, PathStepKind, stringLength, stringPointer, TableHeader, ValueTag, Width, word } from "./layout";
 import { bytesEqual, lengthOf, pointerOf, setAbsent, setBool, setInt, setString, tagOf, VALUE_BYTES } from "./values";
 
@@ -27,6 +27,16 @@ export namespace Problem {
   export const NOT_AN_OBJECT: i32 = 2;
   export const KIND_NOT_A_STRING: i32 = 3;
   export const WRONG_TYPE: i32 = 4;
+}
+
+/**
+ * Where keys are decoded to be compared: a block as long as the record (jsonl.ts's scratch for a
+ * line, elements.ts's for an array's element), set by the auditor before each record.
+ */
+export let keyScratch: usize = 0;
+
+export function useKeyScratch(at: usize): void {
+  keyScratch = at;
 }
 
 /** The cell of each field (VALUE_BYTES each, in field order). */
@@ -72,9 +82,19 @@ export function fieldCell(field: i32): usize {
 }
 
 /**
- * Walks the path whose words start at `pathAt` over the record [start, end); true when it leads
- * to a value other than `null` (then at [valueStart, valueEnd)).
+ * Where path `path` (0: the kind's, then 1 + each field's, at `pathAt`) leads in the record
+ * [start, end): true when to a value other than `null` (then at [valueStart, valueEnd)). The
+ * scan found it (paths.ts), unless it could not settle the record or the path is too deep.
  */
+function locate(start: usize, end: usize, path: i32, pathAt: i32): bool {
+  if (walkNeeded || !isScanned(path)) return walk(start, end, pathAt);
+  if (!scannedValue(path)) return false;
+  valueStart = foundStart;
+  valueEnd = foundEnd;
+  return load<u8>(valueStart) != 0x6e; // null
+}
+
+/** Walks the path whose words start at `pathAt` over the record [start, end), as `locate`. */
 function walk(start: usize, end: usize, pathAt: i32): bool {
   let at = skipWhitespace(start, end);
   const steps = word(pathAt);
@@ -130,8 +150,8 @@ function memberValue(at: usize, end: usize, suffix: bool, name: usize, nameLengt
 function keyIs(start: usize, end: usize, escaped: bool, name: usize, nameLength: usize, suffix: bool): bool {
   let length = end - start;
   if (escaped) {
-    length = decodeString(start, end, scratch);
-    start = scratch;
+    length = decodeString(start, end, keyScratch);
+    start = keyScratch;
   }
   if (suffix) return length >= nameLength && bytesEqual(start + length - nameLength, name, nameLength);
   return length == nameLength && bytesEqual(start, name, nameLength);
@@ -139,10 +159,10 @@ function keyIs(start: usize, end: usize, escaped: bool, name: usize, nameLength:
 
 function keysEqual(a: usize, aEnd: usize, aEscaped: bool, b: usize, bEnd: usize, bEscaped: bool): bool {
   if (!aEscaped && !bEscaped) return aEnd - a == bEnd - b && bytesEqual(a, b, aEnd - a);
-  const aLength = decodeString(a, aEnd, scratch);
-  const bAt = scratch + aLength;
+  const aLength = decodeString(a, aEnd, keyScratch);
+  const bAt = keyScratch + aLength;
   const bLength = decodeString(b, bEnd, bAt);
-  return aLength == bLength && bytesEqual(scratch, bAt, aLength);
+  return aLength == bLength && bytesEqual(keyScratch, bAt, aLength);
 }
 
 /**
@@ -150,7 +170,7 @@ function keysEqual(a: usize, aEnd: usize, aEscaped: bool, b: usize, bEnd: usize,
  * kindLength, decoded).
  */
 export function readKind(start: usize, end: usize): bool {
-  if (!walk(start, end, word(TableHeader.KIND_PATH_AT)) || load<u8>(valueStart) != CharCode.QUOTE) return false;
+  if (!locate(start, end, 0, word(TableHeader.KIND_PATH_AT)) || load<u8>(valueStart) != CharCode.QUOTE) return false;
   if (!stringAt(valueStart, valueEnd)) return false;
   kindPointer = decodedPointer;
   kindLength = decodedLength;
@@ -212,7 +232,7 @@ export namespace Typed {
 export function typeField(start: usize, end: usize, field: i32): i32 {
   const cell = fieldCell(field);
   const fieldAt = word(TableHeader.FIELDS_AT) + field * Width.FIELD;
-  if (!walk(start, end, word(fieldAt))) {
+  if (!locate(start, end, field + 1, word(fieldAt))) {
     setAbsent(cell);
     return Typed.OK;
   }

@@ -5,11 +5,18 @@
  * same bytes. The streaming and resuming are every streamed model's (../streamed-session.ts).
  */
 
+import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
+import {
+  AUDIT_OPTIONS,
+  AUDITOR_OPTIONS,
+  auditBytesArguments,
+  optionsArgument,
+} from "../../src/engine-arguments.js";
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import type { DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
-import { DATA_MODEL_SNAPSHOT } from "../../src/snapshot-format.js";
+import type { ModelName } from "../../src/models/registry.js";
 import type { KernelFlavour } from "../kernel.js";
 import { supportsSimd } from "../kernel.js";
 import {
@@ -19,6 +26,7 @@ import {
   StreamedSession,
   type StreamedSessionOptions,
 } from "../streamed-session.js";
+import { DocumentSession, noDocumentSnapshots } from "./document-session.js";
 import { isDataHeader } from "./header.js";
 import { type DataKernelExports, instantiateDataKernel } from "./kernel.js";
 import { type PackedModel, packModel } from "./pack-model.js";
@@ -79,7 +87,59 @@ class DataKernelEngine
   protected session(options: StreamedSessionOptions): Session {
     return new Session(this.owner, options, this.model, this.packed);
   }
+
+  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataReport> {
+    if ("lines" in this.model.source) return super.auditBytes(given, givenOptions);
+    const { bytes, options } = auditBytesArguments<StreamedSessionOptions>(
+      given,
+      givenOptions,
+      AUDIT_OPTIONS,
+    );
+    const session = this.documentSession(options);
+    for await (const chunk of chunksOf(bytes)) session.write(chunk);
+    return session.finish();
+  }
+
+  override openAuditor(options?: unknown): DataJournalAuditor {
+    if ("lines" in this.model.source) return super.openAuditor(options);
+    const checked = optionsArgument<StreamedSessionOptions>(
+      "openAuditor(options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    return this.documentSession(checked);
+  }
+
+  override async resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
+  ): Promise<DataJournalAuditor> {
+    if ("lines" in this.model.source) return super.resume(snapshot, journal, options);
+    const checked = optionsArgument<StreamedSessionOptions>(
+      "resume(snapshot, journal, options)",
+      options,
+      AUDITOR_OPTIONS,
+    );
+    throw noDocumentSnapshots(checked.snapshotFile ?? checked.file ?? UNNAMED_JOURNAL);
+  }
+
+  /** A journal that is one JSON document (./document-session.ts). */
+  private documentSession(options: StreamedSessionOptions): DocumentSession {
+    const { source } = this.model;
+    if ("lines" in source) throw new Error("statefold: a JSONL model has no document session");
+    return new DocumentSession(
+      this.owner,
+      source.arrays,
+      options.file ?? UNNAMED_JOURNAL,
+      MEMORY_MESSAGE,
+      () => readDataReport(this.kernel, this.model),
+    );
+  }
 }
+
+const MEMORY_MESSAGE =
+  "the WebAssembly memory cannot grow any further: the journal's kept instances do not fit";
 
 /** What the kernel's `restoreState` answers (assembly/data/snapshot.ts, Restored). */
 const RESTORE_OK = 0;
@@ -88,9 +148,9 @@ const RESTORE_INVALID = 1;
 const LIMIT_MEMORY = 1;
 
 class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapshotBody> {
-  protected readonly model = DATA_MODEL_SNAPSHOT;
-  protected readonly memoryMessage =
-    "the WebAssembly memory cannot grow any further: the journal's kept instances do not fit";
+  /** The model file's name: a snapshot names its model as every model's does. */
+  protected readonly model: ModelName;
+  protected readonly memoryMessage = MEMORY_MESSAGE;
 
   constructor(
     owner: SessionOwner<DataKernelExports>,
@@ -99,6 +159,7 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
     private readonly packed: PackedModel,
   ) {
     super(owner, options);
+    this.model = compiled.name as ModelName;
   }
 
   protected begin(firstLine: Uint8Array): number {
@@ -114,27 +175,23 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
     return 0; // the kernel is fed line 1 and skips the header itself
   }
 
-  private modelFields() {
-    return { dataModel: this.compiled.name, table: this.packed.digest };
-  }
-
   protected emptyStateFields() {
-    return { ...this.modelFields(), state: new Uint8Array(0) };
+    return { table: this.packed.digest, state: new Uint8Array(0) };
   }
 
   protected stateFields() {
     const pointer = this.kernel.snapshotState();
     if (pointer === 0) this.check(LIMIT_MEMORY);
     const state = new Uint8Array(this.kernel.memory.buffer, pointer, this.kernel.snapshotLength());
-    return { ...this.modelFields(), state: state.slice() };
+    return { table: this.packed.digest, state: state.slice() };
   }
 
-  /** A snapshot resumes only with the model, compiled to the same table, that took it. */
+  /** A snapshot of the model's journal (its name checked already) resumes only with the model compiled as it was. */
   protected override resumeWith(body: DataSnapshotBody, snapshotFile: string): null {
-    if (body.dataModel !== this.compiled.name || body.table !== this.packed.digest) {
+    if (body.table !== this.packed.digest) {
       throw new JournalError(
         snapshotFile,
-        `refusing the snapshot: it was taken with the model ${JSON.stringify(body.dataModel)} (compiled table ${String(body.table).slice(0, 12)}…), and this audit uses the model ${JSON.stringify(this.compiled.name)} (compiled table ${this.packed.digest.slice(0, 12)}…)`,
+        `refusing the snapshot: it was taken with the model ${JSON.stringify(this.compiled.name)} compiled to another table (${String(body.table).slice(0, 12)}…, not ${this.packed.digest.slice(0, 12)}…): the model file changed since`,
       );
     }
     return null;

@@ -12,6 +12,10 @@ export interface DataKernelExports extends StreamingKernel {
   prepareModel(bytes: number): number;
   loadModel(): number;
   beginJsonl(skipHeader: number): number;
+  beginElements(): number;
+  elementRoom(bytes: number, line: number): number;
+  auditElement(length: number, line: number): number;
+  finishElements(): number;
   reportListOffset(): number;
   stateCountsPointer(): number;
   countersPointer(): number;
@@ -29,6 +33,7 @@ export interface DataKernelExports extends StreamingKernel {
   readonly REPORT_INTEGRITY_LINE: WebAssembly.Global;
   readonly REPORT_INTEGRITY_PROBLEM: WebAssembly.Global;
   readonly REPORT_LIMIT: WebAssembly.Global;
+  readonly REPORT_LIMIT_LINE: WebAssembly.Global;
   readonly REPORT_RULES: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_LINE: WebAssembly.Global;
   readonly REPORT_TORN_TAIL_OFFSET: WebAssembly.Global;

@@ -8,16 +8,17 @@
  * reference's `auditDataBytes` (or both refuse the journal with the same error).
  */
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadDataEngine, type WasmDataEngine } from "../../bindings/data/engine.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { auditDataBytes } from "../../src/models/data/engine.js";
 import { DATA_REASONS, type DataReason, type DataReport } from "../../src/models/data/report.js";
-import { dataJournalArbitrary } from "../bindings/data/journals.js";
+import { dataDocumentArbitrary, dataJournalArbitrary } from "../bindings/data/journals.js";
 import {
   intentRecord,
   jsonl,
   orderModel,
+  pathsModel,
   paymentIntents,
   tasksModel,
 } from "../bindings/data/models.js";
@@ -28,20 +29,17 @@ import { asyncOutcomeOf, outcomeOf } from "../support/outcome.js";
 
 const MODELS: readonly CompiledModel[] = [paymentIntents(), orderModel(), tasksModel()];
 
-let engines: ReadonlyMap<CompiledModel, readonly WasmDataEngine[]>;
-beforeAll(async () => {
-  engines = new Map(
-    await Promise.all(
-      MODELS.map(
-        async (model) =>
-          [
-            model,
-            await Promise.all(FLAVOURS.map((flavour) => loadDataEngine(model, { flavour }))),
-          ] as const,
-      ),
-    ),
-  );
-});
+/** Both builds' engines of each model, loaded once. */
+const engines = new Map<CompiledModel, Promise<readonly WasmDataEngine[]>>();
+
+function enginesOf(model: CompiledModel): Promise<readonly WasmDataEngine[]> {
+  let loaded = engines.get(model);
+  if (loaded === undefined) {
+    loaded = Promise.all(FLAVOURS.map((flavour) => loadDataEngine(model, { flavour })));
+    engines.set(model, loaded);
+  }
+  return loaded;
+}
 
 const ONE_BYTE_CHUNKS = { sizes: [1], feed: "reused-buffer" } as const;
 
@@ -52,7 +50,9 @@ async function expectSameReports(
   chunking: Parameters<typeof chunked>[1] = ONE_BYTE_CHUNKS,
 ): Promise<DataReport | null> {
   const expected = outcomeOf(() => auditDataBytes(model, bytes));
-  for (const engine of engines.get(model) ?? []) {
+  const builds = await enginesOf(model);
+  expect(builds).toHaveLength(FLAVOURS.length);
+  for (const engine of builds) {
     expect(await asyncOutcomeOf(() => engine.auditBytes(bytes))).toEqual(expected);
     expect(await asyncOutcomeOf(() => engine.auditBytes(chunked(bytes, chunking)))).toEqual(
       expected,
@@ -120,6 +120,37 @@ describe("data kernel ≡ reference: hand-written journals", () => {
   });
 });
 
+describe("data kernel ≡ reference: paths", () => {
+  const model = pathsModel([
+    "*Attributes.id",
+    "xAttributes.id",
+    "d1.d2.d3.d4.d5",
+    "n.*S",
+    "m.*S.v",
+    "kind",
+  ]);
+  const records = [
+    '{"kind":"k","aAttributes":{"id":"first"},"bAttributes":{"id":"second"}}',
+    '{"kind":"k","xAttributes":{"id":"both"}}',
+    '{"kind":"k","yAttributes":{"id":"y"},"xAttributes":{"id":"x"}}',
+    '{"kind":"k","\u0078Attributes":{"id":"escaped"},"xAttribute\u0073":{"id":"again"}}',
+    '{"kind":"k","d1":{"d2":{"d3":{"d4":{"d5":"deep"}}}}}',
+    '{"kind":"k","d1":{"d2":{"d3":{"d4":{"d5":"deep","d5":"deeper"}}}}}',
+    '{"kind":"k","n":{"aS":"one","bS":"two","aS":"three"}}',
+    '{"kind":"k","m":{"aS":{"v":"nested"},"S":"plain"}}',
+    '{"kind":"k","n":null,"xAttributes":null}',
+    '{"kind":"k","n":[{"aS":"in an array"}]}',
+    '{"kind":"k","kind":"k","n":{"S":"x"}}',
+    '{"kind":"k","n":{"S":"x"},"n":{"T":"y"}}',
+  ];
+  for (const record of records) {
+    it(record, async () => {
+      const report = await expectSameReports(model, encode(`${record}\n`));
+      expect(report?.integrity ?? null).toBeNull();
+    });
+  }
+});
+
 /** The reasons each model's generated journals must reach (together, every reason there is). */
 const REACHED: ReadonlyMap<CompiledModel, readonly DataReason[]> = new Map([
   [
@@ -165,6 +196,55 @@ describe("data kernel ≡ reference: generated journals", () => {
       );
       expect(integrity).toBeGreaterThan(0);
       for (const reason of REACHED.get(model) ?? []) expect(reasons, reason).toContain(reason);
+    });
+  }
+});
+
+describe("data kernel ≡ reference: journals that are JSON documents", () => {
+  const documents = (model: CompiledModel): CompiledModel => ({
+    ...model,
+    name: `${model.name}-documents`,
+    source: {
+      arrays: [[{ member: "events" }], [{ member: "history" }, { member: "events" }], []],
+    },
+  });
+  const DOCUMENT_MODELS = MODELS.map(documents);
+
+  it("a worked example, in one chunk and byte by byte", async () => {
+    const records = [
+      intentRecord("payment_intent.created", 1, "pi_1", 500),
+      intentRecord("payment_intent.created", 2, "pi_1", 500),
+      { type: "refund", seq: 3 },
+    ];
+    const report = await expectSameReports(
+      DOCUMENT_MODELS[0] as CompiledModel,
+      encode(JSON.stringify({ events: records }, null, 2)),
+    );
+    expect(report?.legality.first.map((finding) => [finding.line, finding.reason])).toEqual([
+      [13, "duplicate"],
+      [13, "no-instance"],
+      [23, "unknown-kind"],
+      [23, "open-at-end"],
+    ]);
+  });
+
+  for (const model of DOCUMENT_MODELS) {
+    it(`documents of ${model.name}`, async () => {
+      let refused = 0;
+      let reported = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          dataDocumentArbitrary(model),
+          chunkingArbitrary,
+          async (bytes, chunking) => {
+            if ((await expectSameReports(model, bytes, chunking)) === null) refused += 1;
+            else reported += 1;
+          },
+        ),
+        { numRuns: 100 },
+      );
+      expect(refused).toBeGreaterThan(0);
+      expect(reported).toBeGreaterThan(0);
     });
   }
 });

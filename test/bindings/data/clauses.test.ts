@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { loadDataEngine } from "../../../bindings/data/engine.js";
+import type { CompiledModel } from "../../../src/models/data/compiled.js";
 import { jsonl, orderModel, tasksModel } from "./models.js";
 
 describe("next, last, first and once", () => {
@@ -83,5 +84,46 @@ describe("reuse, registers, counters, monotone fields, else: ignore, ignored kin
     const report = await engine.auditBytes(jsonl(record("scheduled", 5, 1)));
     expect(report.final.registers).toEqual({ last: "none" });
     expect(report.final.counters).toEqual({ busy: 1 });
+  });
+});
+
+describe("int literals", () => {
+  it("keep every bit of an i64, whatever its low word's top bit", async () => {
+    const keys = [9007199254740991n, 4294967295n, 2147483648n, -4294967296n, -1n];
+    const model = orderModel();
+    const withKeys: CompiledModel = {
+      ...model,
+      kinds: [
+        {
+          name: "open",
+          clauses: keys.map((key, rule) => ({
+            elseIgnore: false,
+            op: "need" as const,
+            entity: 0,
+            key: { from: "literal" as const, value: key },
+            in: [0],
+            rule,
+          })),
+          reads: [],
+        },
+      ],
+      kindOf: new Map([["open", 0]]),
+      entities: [
+        {
+          name: "e",
+          states: ["s"],
+          final: [false],
+          slots: [],
+          atEnd: null,
+          atEndRule: null,
+          reuse: false,
+        },
+      ],
+      journal: { ...model.journal, knownKindsRule: null },
+      rules: keys.map((_, i) => ({ name: `open#${i + 1}`, description: null })),
+    };
+    const engine = await loadDataEngine(withKeys);
+    const report = await engine.auditBytes(jsonl({ kind: "open" }));
+    expect(report.legality.first.map((finding) => finding.key)).toEqual(keys.map(Number));
   });
 });

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadDataEngine, type WasmDataEngine } from "../../../bindings/data/engine.js";
-import { intentRecord, jsonl, paymentIntents } from "./models.js";
+import { intentRecord, jsonl, paymentIntents, tasksModel } from "./models.js";
 
 let engine: WasmDataEngine;
 
@@ -291,6 +291,90 @@ describe("loadDataEngine: memory", () => {
     );
     await expect(small.auditBytes(jsonl(...records), { file: "big.jsonl" })).rejects.toThrow(
       /^big\.jsonl:\d+: the WebAssembly memory cannot grow any further: the journal's kept instances do not fit/,
+    );
+  });
+});
+
+describe("loadDataEngine: memory follows the kept instances", () => {
+  const cycles = 60_000;
+  const journal = () => {
+    const lines: string[] = [];
+    for (let i = 0; i < cycles; i++) {
+      const attributes = `"aAttributes":{"taskId":${i}}`;
+      lines.push(
+        `{"kind":"scheduled","t":${3 * i},${attributes}}`,
+        `{"kind":"started","t":${3 * i + 1},${attributes}}`,
+        `{"kind":"completed","t":${3 * i + 2},${attributes}}`,
+      );
+    }
+    return new TextEncoder().encode(`${lines.join("\n")}\n`);
+  };
+  const limit = { memoryLimitBytes: 4 << 20 };
+
+  it("an entity that reuses its keys forgets each finished instance, so its journal of any length fits", async () => {
+    const engine = await loadDataEngine(tasksModel(), limit);
+    const report = await engine.auditBytes(journal());
+    expect(report.conformant).toBe(true);
+    expect(report.final.entities).toEqual({ task: { scheduled: 0, started: 0, done: 0 } });
+  });
+
+  it("one that keeps them keeps every key ever seen, and a journal too long is a reported limit", async () => {
+    const model = tasksModel();
+    const keeping = {
+      ...model,
+      entities: model.entities.map((entity) => ({ ...entity, reuse: false })),
+    };
+    const engine = await loadDataEngine(keeping, limit);
+    await expect(engine.auditBytes(journal(), { file: "tasks.jsonl" })).rejects.toThrow(
+      /^tasks\.jsonl:\d+: the WebAssembly memory cannot grow any further/,
+    );
+  });
+});
+
+describe("loadDataEngine: streams split by a key", () => {
+  it("are refused as the reference's auditDataBytes refuses them", async () => {
+    const model = paymentIntents();
+    const split = await loadDataEngine({ ...model, journal: { ...model.journal, key: 0 } });
+    await expect(
+      split.auditBytes(jsonl(intentRecord("payment_intent.created", 1, "a", 1)), { file: "s" }),
+    ).rejects.toThrow(
+      "s: the model payment-intents splits a stream into journals by a key: audit it with auditDataJournals",
+    );
+  });
+});
+
+describe("loadDataEngine: journals that are JSON documents", () => {
+  const model = paymentIntents({ source: { arrays: [[{ member: "events" }]] } });
+  const document = new TextEncoder().encode(
+    JSON.stringify({ events: [intentRecord("payment_intent.created", 1, "pi_1", 5)] }),
+  );
+
+  it("audits the records array's elements, each at the line it starts on", async () => {
+    const engine = await loadDataEngine(model);
+    const report = await engine.auditBytes(document);
+    expect(report.events).toBe(1);
+    expect(report.legality.first).toEqual([
+      {
+        index: 0,
+        line: 1,
+        kind: "payment_intent.created",
+        rule: "intent.atEnd",
+        reason: "open-at-end",
+        entity: "intent",
+        key: "pi_1",
+      },
+    ]);
+  });
+
+  it("takes no snapshot of a document, and resumes from none", async () => {
+    const engine = await loadDataEngine(model);
+    const auditor = engine.openAuditor({ file: "d.json", snapshots: true });
+    auditor.write(document);
+    expect(() => auditor.snapshot()).toThrow(
+      "d.json: snapshots of a journal that is a JSON document are not taken by the WebAssembly engine: audit it whole",
+    );
+    await expect(engine.resume(new Uint8Array(0), document, { file: "d.json" })).rejects.toThrow(
+      /^d\.json: snapshots of a journal that is a JSON document are not taken/,
     );
   });
 });

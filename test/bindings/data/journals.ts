@@ -162,3 +162,44 @@ export const dataJournalArbitrary = (model: CompiledModel): fc.Arbitrary<Uint8Ar
       const all = header === null ? lines : [header, ...lines];
       return encode(`${all.map((line) => `${line}${end}`).join("")}${tail}`);
     });
+
+/**
+ * A JSON document of `model`'s records (a model whose `records.source` is `{"array": "events"}`,
+ * `{"array": "history.events"}` or the document itself): the records array where one of those
+ * paths leads — or nowhere — among other members, written compact or pretty-printed over many
+ * lines, now and then broken or cut short.
+ */
+export const dataDocumentArbitrary = (model: CompiledModel): fc.Arbitrary<Uint8Array> =>
+  fc
+    .record({
+      records: fc.boolean().chain((clean) =>
+        fc.array(
+          recordArbitrary(model, clean).map((plan) => recordText(model, plan)),
+          {
+            maxLength: 20,
+          },
+        ),
+      ),
+      extra: fc.array(fc.constant('1, "x", {"y": [2]}'), { maxLength: 2 }),
+      shape: fc.constantFrom("events", "history", "bare", "both", "none", "not an array"),
+      pretty: fc.boolean(),
+      broken: fc.option(fc.constantFrom("cut", "bad byte", "trailing"), { freq: 6 }),
+    })
+    .map(({ records, extra, shape, pretty, broken }) => {
+      const separator = pretty ? ",\n    " : ",";
+      const array = `[${pretty ? "\n    " : ""}${[...records, ...extra].join(separator)}${pretty ? "\n  " : ""}]`;
+      const documents: Record<string, string> = {
+        events: `{"before": {"events": 1}, "events": ${array}, "after": [1]}`,
+        history: `{"history": {"id": "h", "events": ${array}}}`,
+        bare: array,
+        both: `{"history": {"events": [{"kind": "x"}]}, "events": ${array}}`,
+        none: `{"events": {"not": ${array}}}`,
+        "not an array": `{"events": 5}`,
+      };
+      let text = documents[shape] as string;
+      if (pretty) text = text.replaceAll(", ", ",\n  ");
+      if (broken === "cut") text = text.slice(0, Math.floor(text.length / 2));
+      else if (broken === "bad byte") text = `${text.slice(0, 3)}\u0001${text.slice(3)}`;
+      else if (broken === "trailing") text = `${text} x`;
+      return encode(text);
+    });

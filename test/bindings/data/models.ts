@@ -254,3 +254,36 @@ export function tasksModel(): CompiledModel {
     ),
   };
 }
+
+/** Every field put into a register of its own: the report's registers show what each path read. */
+export function pathsModel(paths: readonly string[]): CompiledModel {
+  const fields = paths.map((text, i) => ({
+    name: `f${i}`,
+    path: path(text),
+    type: "string" as const,
+  }));
+  return {
+    name: "paths",
+    source: { lines: true },
+    kindPath: path("kind"),
+    fields,
+    ...kindsOf(
+      {
+        k: fields.map((_, i) => ({
+          ...common,
+          op: "put" as const,
+          target: { register: i },
+          value: field(i),
+          rule: i,
+        })),
+      },
+      { k: fields.map((_, i) => i) },
+    ),
+    entities: [],
+    journal: {
+      ...NO_JOURNAL,
+      registers: fields.map((field) => ({ name: field.name, initial: null })),
+    },
+    rules: rules(...fields.map((_, i) => `k#${i + 1}`)),
+  };
+}

@@ -1,0 +1,88 @@
+/**
+ * A journal that is one JSON document, audited by the data kernel (docs/models/data.md,
+ * `records.source` `{"array": PATH}`): the document streams through the reference's own reader
+ * (src/journal/json-array-source.ts), which validates it whole and hands over each element of the
+ * records array as it completes, with the line it starts on; each element is written into the
+ * kernel and audited there (assembly/data/elements.ts). A document that breaks anywhere, or has
+ * no records array, is refused with the reader's error, as the reference refuses it. Memory
+ * holds the largest element, not the document.
+ *
+ * Snapshots of a document are not taken: its reader's state (where it is in the document) is no
+ * kernel state yet.
+ */
+import { JournalError } from "../../src/journal/errors.js";
+import { JsonArraySource } from "../../src/journal/json-array-source.js";
+import type { Path } from "../../src/models/data/compiled.js";
+import type { DataReport } from "../../src/models/data/report.js";
+import type { SessionOwner, StreamedAuditor } from "../streamed-session.js";
+import { limitError } from "../streamed-session.js";
+import type { DataKernelExports } from "./kernel.js";
+
+/** Why a snapshot of a document is not taken, nor resumed from. */
+export function noDocumentSnapshots(file: string): JournalError {
+  return new JournalError(
+    file,
+    "snapshots of a journal that is a JSON document are not taken by the WebAssembly engine: audit it whole",
+  );
+}
+
+/** The kernel's limit codes (assembly/jsonl.ts, Limit). */
+const LIMIT_NONE = 0;
+const LIMIT_MEMORY = 1;
+
+export class DocumentSession implements StreamedAuditor<DataReport> {
+  private readonly kernel: DataKernelExports;
+  private readonly source: JsonArraySource;
+  private readonly generation: number;
+
+  constructor(
+    private readonly owner: SessionOwner<DataKernelExports>,
+    paths: readonly Path[],
+    private readonly file: string,
+    private readonly memoryMessage: string,
+    private readonly readReport: () => DataReport,
+  ) {
+    this.kernel = owner.kernel;
+    this.source = new JsonArraySource(paths, file);
+    this.generation = ++owner.generation;
+    this.check(this.kernel.beginElements());
+  }
+
+  write(chunk: Uint8Array): void {
+    this.assertCurrent();
+    for (const element of this.source.push(chunk)) {
+      const room = this.kernel.elementRoom(element.bytes.length, element.line);
+      if (room === 0) this.check(LIMIT_MEMORY);
+      new Uint8Array(this.kernel.memory.buffer, room, element.bytes.length).set(element.bytes);
+      this.check(this.kernel.auditElement(element.bytes.length, element.line));
+    }
+  }
+
+  finish(): DataReport {
+    this.assertCurrent();
+    this.source.end();
+    this.check(this.kernel.finishElements());
+    this.owner.generation += 1; // the report is read; the kernel is free for the next journal
+    return this.readReport();
+  }
+
+  snapshot(): Uint8Array {
+    throw noDocumentSnapshots(this.file);
+  }
+
+  advancedSinceResume(): boolean {
+    return true;
+  }
+
+  private assertCurrent(): void {
+    if (this.owner.generation !== this.generation) {
+      throw new Error(
+        "statefold: this auditor is finished, or its engine has started another journal since",
+      );
+    }
+  }
+
+  private check(limit: number): void {
+    if (limit !== LIMIT_NONE) throw limitError(this.kernel, this.file, limit, this.memoryMessage);
+  }
+}
