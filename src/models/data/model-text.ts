@@ -1,0 +1,127 @@
+/**
+ * A model file's text read as data (docs/models/data.md, "The file"): JSON (`.json`) or YAML
+ * (`.yaml`, `.yml`, read as the JSON data model). Objects become `Map`s so that the order the
+ * file writes its kinds, entities and fields is the order the report lists them, whatever the
+ * names (a plain object would put `"200"` before `"created"`); and every value's place is kept,
+ * so that a refusal names the line and column beside the JSON Pointer.
+ */
+import { isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { parseJsonFile } from "../../journal/json-file.js";
+import { walkJson } from "../../journal/json-walk.js";
+import { textPosition } from "../../journal/text-position.js";
+import { type Locate, ModelFileError, pointerOf } from "./check.js";
+
+export interface ModelText {
+  /** The file's data: objects as `Map`s in the file's order. */
+  readonly value: unknown;
+  readonly locate: Locate;
+}
+
+export type ModelFormat = "json" | "yaml";
+
+/** The format a model file's name says, or null when it says none statefold reads. */
+export function modelFormatOf(file: string): ModelFormat | null {
+  const lower = file.toLowerCase();
+  if (lower.endsWith(".json")) return "json";
+  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
+  return null;
+}
+
+export function readModelText(bytes: Uint8Array, file: string, format: ModelFormat): ModelText {
+  return format === "json" ? readJson(bytes, file) : readYaml(bytes, file);
+}
+
+function readJson(bytes: Uint8Array, file: string): ModelText {
+  const { value, origin } = parseJsonFile(bytes, file, "a model file");
+  const offsets = new Map<string, number>();
+  const memberOrder = new Map<string, string[]>();
+  walkJson(origin.text, (path, offset) => {
+    offsets.set(pointerOf(path), offset);
+    const last = path[path.length - 1];
+    if (typeof last !== "string") return;
+    const parent = pointerOf(path.slice(0, -1));
+    const members = memberOrder.get(parent) ?? [];
+    if (!members.includes(last)) members.push(last);
+    memberOrder.set(parent, members);
+  });
+  const ordered = (member: unknown, pointer: string): unknown => {
+    if (Array.isArray(member))
+      return member.map((item, index) => ordered(item, `${pointer}/${index}`));
+    if (typeof member !== "object" || member === null) return member;
+    const keys = memberOrder.get(pointer) ?? [];
+    const record = member as Record<string, unknown>;
+    return new Map(keys.map((key) => [key, ordered(record[key], pointer + pointerOf([key]))]));
+  };
+  return { value: ordered(value, ""), locate: locateIn(origin.text, offsets) };
+}
+
+/** The most nodes an aliased YAML file may expand to: aliases must not multiply a small file into a huge one. */
+const YAML_NODES_MAX = 1_000_000;
+
+function readYaml(bytes: Uint8Array, file: string): ModelText {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new ModelFileError(file, "", "expected UTF-8 text, found bytes that are not UTF-8");
+  }
+  const document = parseDocument(text, { uniqueKeys: true, prettyErrors: false });
+  const [error] = document.errors;
+  if (error !== undefined) {
+    const { line, column } = textPosition(text, error.pos[0]);
+    throw new ModelFileError(file, "", `not YAML: ${error.message.split("\n")[0]}`, line, column);
+  }
+  const offsets = new Map<string, number>();
+  let nodes = 0;
+  const convert = (node: unknown, path: (string | number)[]): unknown => {
+    nodes += 1;
+    if (nodes > YAML_NODES_MAX)
+      throw new ModelFileError(
+        file,
+        pointerOf(path),
+        `expands to more than ${YAML_NODES_MAX} values through aliases`,
+      );
+    if (node === null || node === undefined) return null;
+    const range = (node as Node).range;
+    if (range !== undefined && range !== null) offsets.set(pointerOf(path), range[0]);
+    if (isAlias(node)) {
+      const target = node.resolve(document);
+      if (target === undefined)
+        throw new ModelFileError(
+          file,
+          pointerOf(path),
+          `the alias *${node.source} names no anchor`,
+        );
+      return convert(target, path);
+    }
+    if (isScalar(node)) return node.value;
+    if (isSeq(node)) return node.items.map((item, index) => convert(item, [...path, index]));
+    if (isMap(node)) {
+      const members = new Map<string, unknown>();
+      for (const pair of node.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : null;
+        if (key === null)
+          throw new ModelFileError(
+            file,
+            pointerOf(path),
+            "a key must be a plain value, not a list or an object",
+          );
+        members.set(key, convert(pair.value, [...path, key]));
+      }
+      return members;
+    }
+    throw new ModelFileError(file, pointerOf(path), "holds a YAML value that has no JSON form");
+  };
+  return { value: convert(document.contents, []), locate: locateIn(text, offsets) };
+}
+
+/** Finds the nearest place the file writes: a missing member is reported where its object is. */
+function locateIn(text: string, offsets: ReadonlyMap<string, number>): Locate {
+  return (path) => {
+    for (let length = path.length; length >= 0; length -= 1) {
+      const offset = offsets.get(pointerOf(path.slice(0, length)));
+      if (offset !== undefined) return textPosition(text, offset);
+    }
+    return null;
+  };
+}
