@@ -54,7 +54,34 @@ interface RawLine {
   readonly terminated: boolean;
 }
 
-type ParsedLine = { readonly value: unknown; readonly text: string } | UnparseableLine;
+export type ParsedLine = { readonly value: unknown; readonly text: string } | UnparseableLine;
+
+/** A JSONL journal's lines as rules 1–3 and 5 read them, before any model looks at them. */
+export interface JsonlLines {
+  /** Line 1 when it parses to an object with an own `statefold` property (rule 4). */
+  readonly header: { readonly value: Record<string, unknown>; readonly text: string } | null;
+  /** Every other line that is neither blank nor the torn tail, parsed, with its 1-based number. */
+  readonly entries: readonly { readonly parsed: ParsedLine; readonly line: number }[];
+  readonly tornTail: TornTail | null;
+}
+
+export function readJsonlLines(bytes: Uint8Array): JsonlLines {
+  const entries: { parsed: ParsedLine; line: number }[] = [];
+  let header: JsonlLines["header"] = null;
+  let tornTail: TornTail | null = null;
+  for (const line of splitLines(bytes)) {
+    if (isBlankLine(line.bytes)) continue;
+    const parsed = parseLine(line.bytes);
+    if (line.number === 1 && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
+      header = { value: parsed.value, text: parsed.text };
+    } else if (parsed instanceof UnparseableLine && !line.terminated) {
+      tornTail = { line: line.number, offset: line.offset };
+    } else {
+      entries.push({ parsed, line: line.number });
+    }
+  }
+  return { header, entries, tornTail };
+}
 
 /**
  * `model`: the model chosen for the journal (`--model`, the API, an engine of one model): a
@@ -65,24 +92,17 @@ export function readJsonlJournal(
   file: string,
   model: ModelName = DEFAULT_MODEL,
 ): Journal {
-  const events: unknown[] = [];
-  const lines: number[] = [];
-  let header: JournalHeader | null = null;
-  let tornTail: TornTail | null = null;
-  for (const line of splitLines(bytes)) {
-    if (isBlankLine(line.bytes)) continue;
-    const parsed = parseLine(line.bytes);
-    if (line.number === 1 && !(parsed instanceof UnparseableLine) && isHeader(parsed.value)) {
-      header = readHeader(parsed.value, { file, text: parsed.text, firstLine: line.number }, model);
-    } else if (parsed instanceof UnparseableLine && !line.terminated) {
-      tornTail = { line: line.number, offset: line.offset };
-    } else {
-      events.push(parsed instanceof UnparseableLine ? parsed : parsed.value);
-      lines.push(line.number);
-    }
-  }
+  const read = readJsonlLines(bytes);
+  const header =
+    read.header === null
+      ? null
+      : readHeader(read.header.value, { file, text: read.header.text, firstLine: 1 }, model);
+  const events = read.entries.map(({ parsed }) =>
+    parsed instanceof UnparseableLine ? parsed : parsed.value,
+  );
+  const lines = read.entries.map(({ line }) => line);
   const missing = header === null ? missingHeader(bytes) : null;
-  return { header, events, lines, tornTail, missingHeader: missing };
+  return { header, events, lines, tornTail: read.tornTail, missingHeader: missing };
 }
 
 /**

@@ -3,11 +3,14 @@ import { describe, expect, it } from "vitest";
 import { checkModel, ModelFileError } from "../../../src/models/data/check.js";
 import { parseModelFile } from "../../../src/models/data/load.js";
 
+// biome-ignore lint/suspicious/noExplicitAny: an edit reaches anywhere into the parsed file
+type Editable = any;
+
 const PAYMENTS = "test/models/data/payment-intents.model.json";
 const paymentsFile = () => JSON.parse(readFileSync(PAYMENTS, "utf8"));
 
 /** The payments model with one change made by `edit`, checked; the refusal's pointer and problem. */
-function refusal(edit: (model: any) => void): { pointer: string; problem: string } {
+function refusal(edit: (model: Editable) => void): { pointer: string; problem: string } {
   const model = paymentsFile();
   edit(model);
   try {
@@ -94,7 +97,7 @@ kinds:
     expect(() => parseModelFile(new Uint8Array(), "m.txt")).toThrow(/m\.txt: a model file is JSON/);
   });
 
-  const refusals: [string, (model: any) => void, string, RegExp][] = [
+  const refusals: [string, (model: Editable) => void, string, RegExp][] = [
     [
       "an unknown key deep inside",
       (m) => (m.kinds["payment_intent.created"][0].colour = 1),
