@@ -12,6 +12,7 @@ import { checkModel, loadModelFile, ModelFileError } from "../../../src/models/d
 
 const ROOT = join(import.meta.dirname, "../../..");
 const SCHEMA_FILE = "schema/statefold-model.schema.json";
+/** Where the repository keeps model files: its examples, and the models it ships (once it does). */
 const MODEL_FOLDERS = ["examples/data", "src/models/data/shipped"];
 
 const schema = JSON.parse(readFileSync(join(ROOT, SCHEMA_FILE), "utf8")) as object;
@@ -435,7 +436,7 @@ describe(SCHEMA_FILE, () => {
     expect(undescribed).toEqual([]);
   });
 
-  it("accepts every model file under examples/data/ and src/models/data/shipped/", () => {
+  it("accepts every model file the repository holds, the examples and the shipped models", () => {
     const files = modelFiles();
     expect(files).toContain("examples/data/payment-intents.json");
     const refused = files.filter((file) => !validate(readModel(file)));
