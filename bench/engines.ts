@@ -9,7 +9,7 @@
  * model.
  */
 
-import { MODEL_NAMES, type ModelName } from "../src/models/registry.js";
+import { MODEL_NAMES, type RegisteredModelName } from "../src/models/registry.js";
 import type { EngineSpec, Run } from "./bench-model.js";
 import { BENCH_MODELS, type EngineName } from "./models.js";
 
@@ -17,7 +17,7 @@ export type { Finding, Run } from "./bench-model.js";
 export type { EngineName } from "./models.js";
 
 /** The models the benchmarks measure: every model statefold knows. */
-export type BenchedModel = ModelName;
+export type BenchedModel = RegisteredModelName;
 
 /** Every model's engines, in the registry's order of models, each engine once. */
 export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = Object.assign(

@@ -20,7 +20,7 @@
 import { Bench } from "tinybench";
 import { explore } from "../src/explore/explore.js";
 import type { BenchedExploration } from "../src/explore/facet.js";
-import { MODELS } from "../src/models/registry.js";
+import { EXPLORABLE_MODELS } from "../src/models/registry.js";
 import { median } from "./measure.js";
 
 export interface ExploreRow {
@@ -42,7 +42,7 @@ const BENCH_DEPTH = 7;
 /** Every model's exploration, in the registry's order, each at the depth it takes of `depth`. */
 export async function measureExplore(rounds: number, depth = BENCH_DEPTH): Promise<ExploreRow[]> {
   const rows: ExploreRow[] = [];
-  for (const model of MODELS) {
+  for (const model of EXPLORABLE_MODELS) {
     const explorer = await model.explore.explorer();
     rows.push(await measureOne(model.name, await explorer.benchmark(depth), rounds));
   }

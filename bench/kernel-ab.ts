@@ -15,17 +15,21 @@ import { parseArgs } from "node:util";
 import { readJsonlHeaderModel } from "../src/journal/jsonl.js";
 import {
   DEFAULT_MODEL,
-  isModelName,
+  isRegisteredModelName,
   MODEL_NAMES,
-  type ModelName,
   modelNamed,
+  type RegisteredModelName,
+  registeredModelName,
 } from "../src/models/registry.js";
 import { compareKernels, type KernelAudit } from "./compare-kernels.js";
 
 const CHUNK_BYTES = 1 << 20;
 
 /** A build of the model's kernel, auditing a journal fed in chunks as the CLI feeds a file. */
-async function load(model: ModelName, wasm: Uint8Array<ArrayBuffer>): Promise<KernelAudit> {
+async function load(
+  model: RegisteredModelName,
+  wasm: Uint8Array<ArrayBuffer>,
+): Promise<KernelAudit> {
   const engine = await modelNamed(model).kernel({ wasm });
   return (bytes) => engine.auditBytes(chunked(bytes));
 }
@@ -37,10 +41,11 @@ function* chunked(bytes: Uint8Array): Generator<Uint8Array> {
 }
 
 /** The model the journal's header names, or the default one for a journal that names none. */
-function headerModelOf(journal: Uint8Array, file: string): ModelName {
+function headerModelOf(journal: Uint8Array, file: string): RegisteredModelName {
   const end = journal.indexOf(0x0a);
   const firstLine = journal.subarray(0, end < 0 ? journal.length : end);
-  return readJsonlHeaderModel(firstLine, file) ?? DEFAULT_MODEL;
+  const named = readJsonlHeaderModel(firstLine, file);
+  return named === null ? DEFAULT_MODEL : registeredModelName(named, "bench:kernel-ab");
 }
 
 function usage(): never {
@@ -60,7 +65,7 @@ const { values, positionals } = parseArgs({
 const [beforeFile, afterFile, journalFile] = positionals;
 const rounds = Number(values.rounds);
 const given = values.model;
-if (given !== undefined && !isModelName(given)) usage();
+if (given !== undefined && !isRegisteredModelName(given)) usage();
 if (journalFile === undefined || !Number.isSafeInteger(rounds) || rounds < 1) usage();
 const journal = readFileSync(journalFile);
 // Without --model, the model the journal's header names (docs/journals.md, "The header").

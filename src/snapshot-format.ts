@@ -32,6 +32,15 @@ export const SNAPSHOT_MAGIC = "statefold-snapshot";
  */
 export const SNAPSHOT_VERSION = 6;
 
+/**
+ * The `model` of a snapshot of a journal audited with a model defined by data (a model file is
+ * no registered model): its body also names the file's `name` and the table it was compiled to
+ * (bindings/data/snapshot-body.ts).
+ */
+export const DATA_MODEL_SNAPSHOT = "data";
+
+export type SnapshotModel = ModelName | typeof DATA_MODEL_SNAPSHOT;
+
 /** What every body holds: how far the journal was read, and the hash of what was. */
 export interface SnapshotPrefix {
   /** Whether the first line was resolved (header or not) and the kernel started. */
@@ -46,7 +55,7 @@ export interface SnapshotPrefix {
  */
 export interface SnapshotBody extends SnapshotPrefix {
   /** The model whose journal the snapshot covers. */
-  readonly model: ModelName;
+  readonly model: SnapshotModel;
   /** `REFERENCE_ENGINE` in a reference engine's snapshot, which holds no state; absent in a kernel's. */
   readonly engine?: typeof REFERENCE_ENGINE;
   readonly [field: string]: unknown;
@@ -163,7 +172,8 @@ export function decodeSnapshot(bytes: Uint8Array, file: string): SnapshotBody {
   }
   const body = withSections(fields, bytes, alignedUp(lineEnd + 1));
   if (body === null) throw refuse("its sections do not lie where its JSON says");
-  if (!isModelName(body.model)) throw refuse("it names no model statefold has");
+  if (!isModelName(body.model) && body.model !== DATA_MODEL_SNAPSHOT)
+    throw refuse("it names no model statefold has");
   return body as unknown as SnapshotBody;
 }
 
@@ -210,6 +220,6 @@ export function snapshotOfModel<Body extends SnapshotBody>(
   return body as Body;
 }
 
-function withArticle(model: ModelName): string {
+function withArticle(model: SnapshotModel): string {
   return `${/^[aeiou]/.test(model) ? "an" : "a"} ${model}`;
 }

@@ -13,7 +13,12 @@ import { JournalError } from "../src/journal/errors.js";
 import { ownFormatModel, ownFormatOf } from "../src/journal/model-inputs.js";
 import { peekModel } from "../src/journal/peek-model.js";
 import type { Model } from "../src/models/model.js";
-import { type ModelName, type ModelReport, modelNamed } from "../src/models/registry.js";
+import {
+  type ModelReport,
+  modelNamed,
+  type RegisteredModelName,
+  registeredModelName,
+} from "../src/models/registry.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
@@ -62,12 +67,16 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 }
 
 /** The model picked on the page or named by the header: both, and different, is an error naming both. */
-async function modelOf({ journal, model }: AuditRequest): Promise<ModelName> {
+async function modelOf({ journal, model }: AuditRequest): Promise<RegisteredModelName> {
   const picked = model ?? undefined;
   const own = ownFormatOf(journal.name);
-  if (own !== null) return ownFormatModel(journal.name, own, picked, MODEL_CHOICE);
+  if (own !== null)
+    return registeredModelName(ownFormatModel(journal.name, own, picked, MODEL_CHOICE), "the page");
   const header = await peekModel(chunksOf(journal), journal.name);
-  return chooseModel(journal.name, header.model, picked, MODEL_CHOICE);
+  return registeredModelName(
+    chooseModel(journal.name, header.model, picked, MODEL_CHOICE),
+    "the page",
+  );
 }
 
 /** The report's view of the journal, unless it is too large: read again for its model's view. */

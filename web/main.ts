@@ -4,7 +4,11 @@
  * show the HTML report's view of it (src/report) and the report as JSON. Nothing leaves the
  * machine: the page's policy allows no fetch beyond its own files.
  */
-import { isModelName, MODEL_NAMES, type ModelName } from "../src/models/registry.js";
+import {
+  isRegisteredModelName,
+  MODEL_NAMES,
+  type RegisteredModelName,
+} from "../src/models/registry.js";
 import { MODEL_GUIDES } from "./model-guides.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
 
@@ -160,7 +164,7 @@ function show(name: string, message: AuditMessage): void {
 }
 
 /** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
-function guideItem(name: ModelName): HTMLLIElement {
+function guideItem(name: RegisteredModelName): HTMLLIElement {
   const item = document.createElement("li");
   item.dataset.model = name;
   const title = document.createElement("strong");
@@ -179,8 +183,8 @@ function guideItem(name: ModelName): HTMLLIElement {
 }
 
 /** The model picked, or null for the one the header names (the empty option). */
-function chosenModel(): ModelName | null {
-  return isModelName(modelChoice.value) ? modelChoice.value : null;
+function chosenModel(): RegisteredModelName | null {
+  return isRegisteredModelName(modelChoice.value) ? modelChoice.value : null;
 }
 
 function showError(text: string): void {

@@ -40,9 +40,10 @@ journal's header names, or --model's where it names none, else dag:
                through the machine, each recorded decision against the machine's
                (decisionsMatch, terminalRespected; docs/models/executive.md)
 
-A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr.
-A directory stands for every *.jsonl and *.lisp-expr file under it (recursively, sorted by
-name); - is a JSONL journal on the standard input. A JSONL journal streams through the
+A journal is JSONL, or the librecode runtime's S-expressions when it ends in .lisp-expr;
+either is read decompressed when its name ends in .gz. A directory stands for every *.jsonl
+and *.lisp-expr file under it, plain or .gz (recursively, sorted by name); - is a JSONL
+journal on the standard input. A JSONL journal streams through the
 kernel in constant memory, whatever its size. Verdicts are printed in the order the journals
 were given, each as soon as it is in.
 

@@ -1,11 +1,4 @@
-/**
- * `statefold explore --help`, set from the models' pieces (src/explore/facet.ts, `ExploreHelp`):
- * each model's usage lines, paragraph, options and --driver lines in the shared frame. The
- * default model comes first and its options go unlabelled, since `statefold explore` alone
- * explores it.
- */
-import type { Model } from "../models/model.js";
-import { DEFAULT_MODEL, MODELS } from "../models/registry.js";
+import { DEFAULT_MODEL, EXPLORABLE_MODELS, type ExplorableModel } from "../models/registry.js";
 
 /** The help's prose keeps within this many columns; a list that would not is wrapped. */
 const HELP_WIDTH = 96;
@@ -14,9 +7,9 @@ const OPTION_INDENT = " ".repeat(20);
 /** Where a usage form's continuation lines start: under its first flag. */
 const USAGE_INDENT = " ".repeat(25);
 
-const DEFAULT_FIRST: readonly Model[] = [
-  ...MODELS.filter((model) => model.name === DEFAULT_MODEL),
-  ...MODELS.filter((model) => model.name !== DEFAULT_MODEL),
+const DEFAULT_FIRST: readonly ExplorableModel[] = [
+  ...EXPLORABLE_MODELS.filter((model) => model.name === DEFAULT_MODEL),
+  ...EXPLORABLE_MODELS.filter((model) => model.name !== DEFAULT_MODEL),
 ];
 
 export function exploreHelp(driverTimeoutMs: number): string {
@@ -41,7 +34,7 @@ Exit status: 0 nothing found, 1 a finding, 2 bad usage, unreadable input or a dr
 }
 
 function usage(): string {
-  const command = (model: Model) =>
+  const command = (model: ExplorableModel) =>
     model.name === DEFAULT_MODEL
       ? `statefold explore [--model ${model.name}]`
       : `statefold explore --model ${model.name}`;
@@ -59,7 +52,7 @@ function usage(): string {
 
 function options(driverTimeoutMs: number): string[] {
   const [first, ...others] = DEFAULT_FIRST;
-  const help = (model: Model) => model.explore.help;
+  const help = (model: ExplorableModel) => model.explore.help;
   return [
     `  --model NAME      the model to explore: ${modelChoice()}`,
     ...(first === undefined ? [] : [help(first).options]),

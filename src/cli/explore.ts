@@ -8,8 +8,7 @@
  * facet (src/explore/facet.ts); everything here is alike for every model.
  */
 import type { ExploreFlags } from "../explore/facet.js";
-import type { Model } from "../models/model.js";
-import { DEFAULT_MODEL, MODEL_NAMES, MODELS, modelNamed } from "../models/registry.js";
+import { DEFAULT_MODEL, EXPLORABLE_MODELS, type ExplorableModel } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -51,7 +50,9 @@ const SHARED_OPTIONS = {
 
 /** Every model's own flags, parsed whatever the model, so that another model's is refused by name. */
 const MODEL_OPTIONS = Object.fromEntries(
-  MODELS.flatMap((model) => model.explore.flags.map(({ name }) => [name, { type: "string" }])),
+  EXPLORABLE_MODELS.flatMap((model) =>
+    model.explore.flags.map(({ name }) => [name, { type: "string" }]),
+  ),
 ) as Record<string, { readonly type: "string" }>;
 
 /** The shared flags of an exploration of the model itself, which a --driver run does not take. */
@@ -73,8 +74,13 @@ async function runExplore(args: readonly string[], output: CliOutput): Promise<n
     const found = parsed.positionals.join(" ");
     throw new UsageError(`explore takes no journal, found ${found}`, "explore");
   }
-  const name = oneOf("explore", "--model", stringOf(values.model) ?? DEFAULT_MODEL, MODEL_NAMES);
-  const model: Model = modelNamed(name);
+  const name = oneOf(
+    "explore",
+    "--model",
+    stringOf(values.model) ?? DEFAULT_MODEL,
+    EXPLORABLE_MODELS.map((explorable) => explorable.name),
+  );
+  const model = EXPLORABLE_MODELS.find((explorable) => explorable.name === name) as ExplorableModel;
   const format = oneOf("explore", "--format", stringOf(values.format) ?? "text", [
     "text",
     "json",
@@ -110,9 +116,9 @@ function stringOf(value: string | boolean | undefined): string | undefined {
 }
 
 /** A flag only another model declares is an error naming that model. */
-function refuseOtherModelsFlags(values: FlagValues, model: Model): void {
+function refuseOtherModelsFlags(values: FlagValues, model: ExplorableModel): void {
   const own = new Set(model.explore.flags.map(({ name }) => name));
-  for (const owner of MODELS) {
+  for (const owner of EXPLORABLE_MODELS) {
     const foreign = owner.explore.flags.find(
       ({ name }) => !own.has(name) && values[name] !== undefined,
     );
@@ -126,7 +132,7 @@ function refuseOtherModelsFlags(values: FlagValues, model: Model): void {
 }
 
 /** The model's own flags that go with one kind of run only. */
-function ownFlagsOnly(model: Model, goesWith: "exploration" | "driver"): string[] {
+function ownFlagsOnly(model: ExplorableModel, goesWith: "exploration" | "driver"): string[] {
   return model.explore.flags.filter((flag) => flag.goesWith === goesWith).map(({ name }) => name);
 }
 
@@ -154,7 +160,7 @@ function takeFaultBound(args: readonly string[]): { rest: string[]; faultBound?:
 /** The driver a run checks, or null to explore the model itself; flags of the other kind refused. */
 function driverOf(
   values: FlagValues,
-  model: Model,
+  model: ExplorableModel,
   faultBound: string | undefined,
 ): DriverCommand | null {
   const command = values.driver;
@@ -195,7 +201,7 @@ function driverOf(
 
 /** The runtimes whose schedules have faults, and the models they are checked against. */
 function faultBoundOwners(): string {
-  return MODELS.flatMap(({ name, explore }) =>
+  return EXPLORABLE_MODELS.flatMap(({ name, explore }) =>
     explore.driver.faultBound === undefined
       ? []
       : [`${explore.driver.faultBound.runtime} (--model ${name})`],

@@ -7,7 +7,7 @@ import { JournalError } from "../journal/errors.js";
 import { ownFormatOf } from "../journal/model-inputs.js";
 import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
-import { readFileBytes, readFileChunks } from "../journal/read-file-bytes.js";
+import { readFileChunks, readStoredFileBytes } from "../journal/read-file-bytes.js";
 import type { TornTail } from "../models/journal-source.js";
 import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
 import { plural } from "../text/format-units.js";
@@ -225,7 +225,7 @@ async function auditWithSnapshot(
   const resumable = resuming && source.kind === "file" ? resumableFile(journal, fromStart) : null;
   let auditor: SnapshottingAuditor;
   try {
-    const snapshotBytes = resuming ? readFileBytes(snapshotPath) : null;
+    const snapshotBytes = resuming ? readStoredFileBytes(snapshotPath) : null;
     const hashed = !resuming && source.kind === "file" ? readFileHashed(journal) : null;
     const chunks =
       source.kind === "stdin" ? standardInputChunks() : (hashed?.chunks ?? readFileChunks(journal));

@@ -6,7 +6,10 @@
  */
 import { FaultPlacementError } from "../generate/fault-placement-error.js";
 import type { FaultRequest, GenFlagValues, ModelGenerator } from "../generate/model-generator.js";
-import { DEFAULT_MODEL, MODEL_NAMES, MODELS, type ModelName } from "../models/registry.js";
+import { DEFAULT_MODEL, GENERATING_MODELS } from "../models/registry.js";
+
+const GENERATED_NAMES: readonly string[] = GENERATING_MODELS.map((model) => model.name);
+
 import {
   type CliOutput,
   type Command,
@@ -22,7 +25,7 @@ import { writeBatched } from "./write-batched.js";
 
 /** A registered model's name with its generator. */
 interface Generating {
-  readonly name: ModelName;
+  readonly name: string;
   readonly generator: ModelGenerator;
 }
 
@@ -34,7 +37,7 @@ const utf8 = new TextDecoder();
 /** The command, once every model's generator is loaded: the help lists all their faults. */
 export async function loadGenCommand(): Promise<Command> {
   const models = await Promise.all(
-    MODELS.map(
+    GENERATING_MODELS.map(
       async (model): Promise<Generating> => ({
         name: model.name,
         generator: await model.gen(),
@@ -52,7 +55,7 @@ export async function loadGenCommand(): Promise<Command> {
 function genHelp(models: readonly Generating[]): string {
   const withFlags = models.filter(({ generator }) => generator.flagsUsage !== "");
   const flagsUsage = withFlags.map(({ name, generator }) => `for ${name}: ${generator.flagsUsage}`);
-  return `Usage: statefold gen [--model ${MODEL_NAMES.join("|")}] [--events N] [--seed N] [--inject KIND[:COUNT]]...
+  return `Usage: statefold gen [--model ${GENERATED_NAMES.join("|")}] [--events N] [--seed N] [--inject KIND[:COUNT]]...
                      [--out FILE]${flagsUsage.length === 0 ? "" : `   (and, ${flagsUsage.join(", ")})`}
 
 Writes a synthetic JSONL journal. The same options give the same bytes on every machine. It is
@@ -61,7 +64,7 @@ written as it is made, in constant memory: \`statefold gen ... | statefold audit
 ${models.map(aboutParagraph).join("\n\n")}
 
 Options:
-  --model NAME           ${wordList(MODEL_NAMES, "or")}: the model of the journal (default ${DEFAULT_MODEL})
+  --model NAME           ${wordList(GENERATED_NAMES, "or")}: the model of the journal (default ${DEFAULT_MODEL})
   --events N             ${eventsMeanings(models)}
   --seed N               the seed (default 1)
   --inject KIND[:COUNT]  inject COUNT faults of KIND (default 1) at seeded places; repeatable.
@@ -81,7 +84,7 @@ function aboutParagraph({ name, generator }: Generating): string {
 
 /** What --events counts, models that count alike named together: "dag: events ...; operations, executive: lines ...". */
 function eventsMeanings(models: readonly Generating[]): string {
-  const namesByMeaning = new Map<string, ModelName[]>();
+  const namesByMeaning = new Map<string, string[]>();
   for (const { name, generator } of models) {
     const names = namesByMeaning.get(generator.eventsMeaning) ?? [];
     namesByMeaning.set(generator.eventsMeaning, [...names, name]);
@@ -131,7 +134,7 @@ async function runGen(
   const { values, positionals } = parsed;
   if (positionals.length > 0)
     throw new UsageError(`gen takes no arguments, found '${positionals[0]}'`, "gen");
-  const name = oneOf("gen", "--model", values.model ?? DEFAULT_MODEL, MODEL_NAMES);
+  const name = oneOf("gen", "--model", values.model ?? DEFAULT_MODEL, GENERATED_NAMES);
   const chosen = models.find((model) => model.name === name) as Generating;
   const flagValues = stringValues(values);
   refuseForeignFlags(chosen, models, flagValues);

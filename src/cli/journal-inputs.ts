@@ -2,7 +2,8 @@
  * What a command was given, made into the journals it reads: a file stands for itself (whatever
  * its name — and if it cannot be read, the command says so in its turn), `-` for the standard
  * input (a JSONL journal), and, for `statefold audit`, a directory for every `*.jsonl` file and
- * every file of a format a model reads itself (`*.lisp-expr`) under it, found recursively and listed in a stable order: each directory's
+ * every file of a format a model reads itself (`*.lisp-expr`) under it, each plain or gzipped
+ * (`*.jsonl.gz`), found recursively and listed in a stable order: each directory's
  * entries sorted by name (UTF-16 code units, the same on every machine and locale), depth first.
  * Every command that reads journals reads `-` through here.
  */
@@ -11,7 +12,7 @@ import { join } from "node:path";
 import { concatBytes } from "../journal/bytes.js";
 import { OWN_FORMAT_EXTENSIONS } from "../journal/model-inputs.js";
 import { readDescriptorChunks } from "../journal/read-descriptor.js";
-import { readFileBytes } from "../journal/read-file-bytes.js";
+import { GZIP_EXTENSION, isGzipped, readFileBytes } from "../journal/read-file-bytes.js";
 import { UsageError } from "./command.js";
 
 export const STDIN_ARGUMENT = "-";
@@ -56,7 +57,12 @@ export async function oneJournalBytes(journal: OneJournal): Promise<Uint8Array> 
 }
 
 /** JSONL, and the formats the models read themselves (`.lisp-expr`). */
-const JOURNAL_EXTENSIONS = [".jsonl", ...OWN_FORMAT_EXTENSIONS];
+const PLAIN_EXTENSIONS = [".jsonl", ...OWN_FORMAT_EXTENSIONS];
+/** Those, plain or gzipped. */
+const JOURNAL_EXTENSIONS = PLAIN_EXTENSIONS.flatMap((extension) => [
+  extension,
+  extension + GZIP_EXTENSION,
+]);
 
 export function journalInputs(args: readonly string[]): JournalInput[] {
   if (args.filter((arg) => arg === STDIN_ARGUMENT).length > 1)
@@ -64,10 +70,11 @@ export function journalInputs(args: readonly string[]): JournalInput[] {
   return args.flatMap((arg): JournalInput[] => {
     if (arg === STDIN_ARGUMENT) return [{ kind: "stdin", path: STDIN_NAME }];
     const stats = statSync(arg, { throwIfNoEntry: false });
-    if (stats?.isDirectory() !== true) return [{ kind: "file", path: arg, bytes: sizeOf(stats) }];
+    if (stats?.isDirectory() !== true)
+      return [{ kind: "file", path: arg, bytes: sizeOf(arg, stats) }];
     const found = journalsUnder(arg);
     if (found.length > 0) return found;
-    const patterns = JOURNAL_EXTENSIONS.map((extension) => `*${extension}`).join(" or ");
+    const patterns = PLAIN_EXTENSIONS.map((extension) => `*${extension}`).join(" or ");
     const message = `${arg}: expected ${patterns} journals in the directory, found none`;
     return [{ kind: "unreadable", path: arg, message }];
   });
@@ -89,12 +96,15 @@ function journalsUnder(directory: string): JournalInput[] {
     if (!JOURNAL_EXTENSIONS.some((extension) => entry.name.endsWith(extension))) return [];
     const stats = statSync(path, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) return [];
-    return [{ kind: "file", path, bytes: sizeOf(stats) }];
+    return [{ kind: "file", path, bytes: sizeOf(path, stats) }];
   });
 }
 
-/** A missing file will be read as nothing; a pipe or a device, as much as it gives. */
-function sizeOf(stats: Stats | undefined): number | null {
+/**
+ * A missing file will be read as nothing; a pipe or a device, as much as it gives; a gzipped file,
+ * as much as it decompresses to, which its size does not say.
+ */
+function sizeOf(path: string, stats: Stats | undefined): number | null {
   if (stats === undefined) return 0;
-  return stats.isFile() ? stats.size : null;
+  return stats.isFile() && !isGzipped(path) ? stats.size : null;
 }

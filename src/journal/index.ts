@@ -52,14 +52,21 @@ export async function readAnyJournal(
   options: ReadAnyJournalOptions = {},
 ): Promise<AnyJournalFile> {
   const own = ownFormatOf(path);
-  const journal: Journal =
-    own === null
-      ? readJsonlJournal(bytes, path, options.model)
-      : await own.format.read(bytes, path);
+  const given: Model | null = options.model === undefined ? null : modelNamed(options.model);
+  const givenReader = own === null ? given?.commandLine.readJournal : undefined;
+  let journal: Journal =
+    givenReader !== undefined
+      ? givenReader(bytes, path)
+      : own === null
+        ? readJsonlJournal(bytes, path, options.model)
+        : await own.format.read(bytes, path);
   const headerModel = own === null ? (journal.header?.model ?? null) : own.model.name;
   const model: Model = modelNamed(
     chooseModel(path, headerModel as ModelName | null, options.model),
   );
+  // A journal whose header names a model that reads its journals itself is read again by it.
+  const reader = model.commandLine.readJournal;
+  if (reader !== undefined && givenReader === undefined) journal = reader(bytes, path);
   const flags = options.modelFlags ?? {};
   refuseForeignFlags(path, model, flags);
   const fields = await model.commandLine.journalFields(journal, path, flags);

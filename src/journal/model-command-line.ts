@@ -37,6 +37,12 @@ export interface ModelCommandLine<Report, Options extends JournalOptions = Journ
    * again: its header's as the model read them, or what its flags give (a dag's chosen DAG).
    */
   journalFields(journal: Journal, file: string, given: ModelFlagValues): Promise<unknown>;
+  /**
+   * Only for a model whose journals the shared JSONL reader does not read as it needs (a model
+   * defined by data: its records may be the elements of a JSON document's array, and keep their
+   * text): reads a journal of the model whole, named `path` in errors.
+   */
+  readJournal?(bytes: Uint8Array, path: string): Journal;
 }
 
 /**

@@ -8,6 +8,7 @@ import { MODELS, type ModelName } from "../models/registry.js";
 import { chooseModel } from "./choose-model.js";
 import { JournalError } from "./errors.js";
 import type { ModelFlag, OwnJournalFormat } from "./model-command-line.js";
+import { contentName } from "./read-file-bytes.js";
 
 export type { ModelFlagValues } from "./model-command-line.js";
 
@@ -29,12 +30,16 @@ export function refuseForeignFlags(file: string, model: Model, given: ModelFlagV
   );
 }
 
-/** The model that reads this journal file itself, and how; null for a JSONL journal. */
+/**
+ * The model that reads this journal file itself, and how; null for a JSONL journal. A gzipped
+ * file (`x.lisp-expr.gz`) is of the format its name has before `.gz`.
+ */
 export function ownFormatOf(
   path: string,
 ): { readonly model: Model; readonly format: OwnJournalFormat<unknown> } | null {
+  const name = contentName(path);
   for (const model of MODELS as readonly Model[]) {
-    const format = model.commandLine.ownFormats.find((own) => path.endsWith(own.extension));
+    const format = model.commandLine.ownFormats.find((own) => name.endsWith(own.extension));
     if (format !== undefined) return { model, format };
   }
   return null;

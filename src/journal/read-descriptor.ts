@@ -3,6 +3,7 @@ import { Worker } from "node:worker_threads";
 import type { JournalDigests } from "../digest/journal-digests.js";
 import { hexOfDigest, sha256 } from "../digest/sha256.js";
 import { JournalError } from "./errors.js";
+import { isGzipped } from "./read-file-bytes.js";
 import type { HashedPrefix, ResumableFile } from "./resumable-file.js";
 
 /** Bytes a chunk holds at most. */
@@ -325,7 +326,7 @@ export interface HashedJournal {
  * own hash instead, each byte would be copied to a hashing thread by the auditing thread (a
  * 300 MB journal: ~80 ms of the audit's thread, a tenth of the gate). Null for anything but a
  * regular file of more than a chunk (the plain reader then reads it, and reports a failure to
- * open it), or where no thread can start.
+ * open it), for a gzipped one, or where no thread can start.
  */
 export function readFileHashed(path: string): HashedJournal | null {
   const digests = new LineDigests();
@@ -381,6 +382,8 @@ export function resumableFile(
  * first, when `prefixed`); null for anything else, or where no thread starts.
  */
 function hashingReader(path: string, digests: LineDigests, prefixed: boolean): Reader | null {
+  // A gzipped journal's lines are its decompressed bytes: its reader decompresses, its auditor hashes.
+  if (isGzipped(path)) return null;
   let fd: number;
   try {
     fd = openSync(path, "r");

@@ -1,5 +1,12 @@
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+/**
+ * Reading the files a command is given, whole or as a stream of chunks. A file whose name ends in
+ * `.gz` is read through gzip decompression, streamed (docs/journals.md, "Compressed journals"):
+ * what every reader of a journal — or of a file beside it, a DAG file — gets is its content,
+ * whatever the model and the command.
+ */
+import { closeSync, createReadStream, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
+import { createGunzip, gunzipSync } from "node:zlib";
 import { JournalError } from "./errors.js";
 
 /** The operating system's reasons a person meets most, in their words. */
@@ -10,8 +17,34 @@ const READ_FAILURES: Readonly<Record<string, string>> = {
   ERR_FS_FILE_TOO_LARGE: "too large to read whole (the limit is 2 GiB)",
 };
 
-/** A whole file's bytes; a failure to read it is a `JournalError` naming the file and the reason. */
+/** Whether a file is read through gzip decompression: its name ends in `.gz`. */
+export function isGzipped(path: string): boolean {
+  return path.endsWith(GZIP_EXTENSION);
+}
+
+export const GZIP_EXTENSION = ".gz";
+
+/** A file's name as its content's: `x.lisp-expr.gz` holds a `.lisp-expr` journal. */
+export function contentName(path: string): string {
+  return isGzipped(path) ? path.slice(0, -GZIP_EXTENSION.length) : path;
+}
+
+/**
+ * A whole file's content (decompressed when `isGzipped`); a failure to read it is a
+ * `JournalError` naming the file and the reason.
+ */
 export function readFileBytes(path: string): Uint8Array {
+  const stored = readStoredFileBytes(path);
+  if (!isGzipped(path)) return stored;
+  try {
+    return gunzipSync(stored);
+  } catch (error) {
+    throw decompressionFailure(path, error);
+  }
+}
+
+/** A whole file's bytes as they are on disk, whatever its name (a snapshot statefold wrote). */
+export function readStoredFileBytes(path: string): Uint8Array {
   try {
     return readFileSync(path);
   } catch (error) {
@@ -42,6 +75,10 @@ export async function* readFileChunks(
   path: string,
   listedBytes: number | null = null,
 ): AsyncGenerator<Uint8Array> {
+  if (isGzipped(path)) {
+    yield* readGzippedChunks(path);
+    return;
+  }
   if (listedBytes === null ? isSmallFile(path) : listedBytes <= CHUNK_BYTES) {
     yield* readSmallFile(path);
     return;
@@ -121,6 +158,37 @@ async function readChunk(file: FileHandle, buffer: Uint8Array, path: string): Pr
   } catch (error) {
     throw readFailure(path, error);
   }
+}
+
+/**
+ * A gzipped file's content as a stream of chunks, decompressed as it is read: a journal of any
+ * size is never held whole, compressed or not. Node's streams hand over fresh buffers, so unlike
+ * the plain reader's, these chunks stay valid; decompression, not the copy, is the cost here.
+ */
+async function* readGzippedChunks(path: string): AsyncGenerator<Uint8Array> {
+  const compressed = createReadStream(path, { highWaterMark: CHUNK_BYTES });
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
+  compressed.on("error", (error) => gunzip.destroy(readFailure(path, error)));
+  compressed.pipe(gunzip);
+  try {
+    yield* gunzip;
+  } catch (error) {
+    throw error instanceof JournalError ? error : decompressionFailure(path, error);
+  } finally {
+    compressed.destroy();
+    gunzip.destroy();
+  }
+}
+
+/** zlib's reasons, in a reader's words: a truncated file says so. */
+function decompressionFailure(path: string, error: unknown): JournalError {
+  const { code, message } = error as NodeJS.ErrnoException;
+  if (code === "ERR_BUFFER_TOO_LARGE") return readFailure(path, { code: "ERR_FS_FILE_TOO_LARGE" });
+  const reason =
+    code === "Z_BUF_ERROR"
+      ? "its gzip data ends early (a truncated file)"
+      : `it is not gzip data, or is corrupt (${message})`;
+  return new JournalError(path, `cannot decompress: ${reason}`);
 }
 
 function readFailure(path: string, error: unknown): JournalError {

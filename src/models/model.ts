@@ -69,10 +69,16 @@ export interface Model<
   // Its commands
   /** How `statefold replay` prints the state a journal of this model folds to. */
   readonly replay: ModelReplay;
-  /** `statefold gen`'s generator of this model's journals: its flags, help and faults. */
-  gen(): Promise<ModelGenerator>;
-  /** Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). */
-  readonly explore: ExploreFacet;
+  /**
+   * `statefold gen`'s generator of this model's journals: its flags, help and faults. A model
+   * defined by data has none (docs/models/data.md).
+   */
+  gen?(): Promise<ModelGenerator>;
+  /**
+   * Its part in `statefold explore`: its flags and help, and its explorer (loaded lazily). A
+   * model defined by data has none: explore enumerates a program's actions.
+   */
+  readonly explore?: ExploreFacet;
   /** The CLI commands of this model's own (`layers`, `executive`), beside the shared ones. */
   readonly commands: readonly ModelCommand[];
 }

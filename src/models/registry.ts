@@ -3,7 +3,11 @@
  * Every list of models, every choice of one and every union of their reports is derived from
  * `MODELS`; nothing else names a model.
  */
+
+import type { ExploreFacet } from "../explore/facet.js";
+import type { ModelGenerator } from "../generate/model-generator.js";
 import { dagModel } from "./dag/model.js";
+import type { DataReport } from "./data/report.js";
 import { executiveModel } from "./executive/model.js";
 import type { Model } from "./model.js";
 import { operationsModel } from "./operations/model.js";
@@ -16,25 +20,84 @@ export const MODELS = [
 
 type RegisteredModel = (typeof MODELS)[number];
 
-export type ModelName = RegisteredModel["name"];
+declare const loadedFromFile: unique symbol;
+/** The name of a model a file defines, once the file is loaded (`addLoadedModel`). */
+export type LoadedModelName = string & { readonly [loadedFromFile]: true };
 
-export const MODEL_NAMES: readonly ModelName[] = MODELS.map((model) => model.name);
+export type RegisteredModelName = RegisteredModel["name"];
+/** A registered model's name, or a loaded model file's. */
+export type ModelName = RegisteredModelName | LoadedModelName;
+
+export const MODEL_NAMES: readonly RegisteredModelName[] = MODELS.map((model) => model.name);
+
+/** A model `statefold explore` runs: one written as a program, whose actions it enumerates. */
+export type ExplorableModel = Model & { readonly explore: ExploreFacet };
+
+/** The models explore runs (docs/explore.md): a model defined by data has no actions to explore. */
+export const EXPLORABLE_MODELS: readonly ExplorableModel[] = (MODELS as readonly Model[]).filter(
+  (model: Model): model is ExplorableModel => model.explore !== undefined,
+);
+
+/** A model `statefold gen` makes journals of. */
+export type GeneratingModel = Model & { gen(): Promise<ModelGenerator> };
+
+/** The models gen makes journals of (docs/commands.md, gen). */
+export const GENERATING_MODELS: readonly GeneratingModel[] = (MODELS as readonly Model[]).filter(
+  (model: Model): model is GeneratingModel => model.gen !== undefined,
+);
 
 /** The model of a journal that names none, nor is given one (docs/journals.md, "The header"). */
-export const DEFAULT_MODEL: ModelName = dagModel.name;
+export const DEFAULT_MODEL: RegisteredModelName = dagModel.name;
 
 /** A report of any model; `model` tells which. */
-export type ModelReport = ReportOf<RegisteredModel>;
+export type ModelReport = ReportOf<RegisteredModel> | DataReport<LoadedModelName>;
 
 type ReportOf<M> = M extends Model<string, infer Report> ? Report : never;
 
+/**
+ * The models files define that this process was given (`--model FILE`, the API): from then on
+ * they are found by name like the registered ones (docs/models/data.md).
+ */
+const loadedModels = new Map<string, Model>();
+
+/**
+ * Adds a model a file defines, by its name. A registered model's name, or another file's model
+ * already loaded under the same name, is refused: one name, one model, in a process.
+ */
+export function addLoadedModel(model: Model, sameAs: (loaded: Model) => boolean): LoadedModelName {
+  if (isRegisteredModelName(model.name))
+    throw new Error(
+      `"${model.name}" is the name of a model statefold ships; a model file needs a name of its own`,
+    );
+  const loaded = loadedModels.get(model.name);
+  if (loaded !== undefined && !sameAs(loaded))
+    throw new Error(`two different model files are both named "${model.name}"`);
+  loadedModels.set(model.name, loaded ?? model);
+  return model.name as LoadedModelName;
+}
+
 export function isModelName(name: unknown): name is ModelName {
+  return isRegisteredModelName(name) || (typeof name === "string" && loadedModels.has(name));
+}
+
+export function isRegisteredModelName(name: unknown): name is RegisteredModelName {
   return (MODEL_NAMES as readonly unknown[]).includes(name);
 }
 
-/** The registered model of that name. */
-export function modelNamed<Name extends ModelName>(
+/** A name that must be a registered model's, where models from files are not taken. */
+export function registeredModelName(name: ModelName, where: string): RegisteredModelName {
+  if (!isRegisteredModelName(name))
+    throw new Error(`${where} takes the models statefold ships, not the model file's "${name}"`);
+  return name;
+}
+
+/** The registered model of that name, or the loaded one. */
+export function modelNamed<Name extends RegisteredModelName>(
   name: Name,
-): Extract<RegisteredModel, { name: Name }> {
-  return MODELS.find((model) => model.name === name) as Extract<RegisteredModel, { name: Name }>;
+): Extract<RegisteredModel, { name: Name }>;
+export function modelNamed(name: ModelName): Model;
+export function modelNamed(name: ModelName): Model {
+  const model = MODELS.find((registered) => registered.name === name) ?? loadedModels.get(name);
+  if (model === undefined) throw new Error(`no model named "${name}" is registered or loaded`);
+  return model;
 }

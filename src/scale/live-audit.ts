@@ -14,9 +14,10 @@ import { createHash } from "node:crypto";
 import type { ModelFlagValues } from "../cli/model-flags.js";
 import { openSnapshottingAuditor, type SnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import type { JournalDigests } from "../digest/journal-digests.js";
+import { JournalError } from "../journal/errors.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import type { ResumableFile } from "../journal/resumable-file.js";
-import type { ModelName, ModelReport } from "../models/registry.js";
+import { isModelName, type ModelName, type ModelReport } from "../models/registry.js";
 import { decodeSnapshot } from "../snapshot-format.js";
 
 export interface LiveAuditOptions {
@@ -116,7 +117,14 @@ export class LiveAudit {
   }
 
   private resume(snapshot: Uint8Array): Promise<SnapshottingAuditor> {
-    const body = decodeSnapshot(snapshot, this.auditorOptions().snapshotFile);
+    const snapshotFile = this.auditorOptions().snapshotFile;
+    const body = decodeSnapshot(snapshot, snapshotFile);
+    if (!isModelName(body.model)) {
+      throw new JournalError(
+        snapshotFile,
+        "refusing the snapshot: it is of a journal audited with a model file, which this audit is not given",
+      );
+    }
     return openSnapshottingAuditor(
       body.model,
       {

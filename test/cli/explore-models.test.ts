@@ -4,15 +4,15 @@
  * model says, and the help sets every model's pieces.
  */
 import { describe, expect, it } from "vitest";
-import { MODELS } from "../../src/models/registry.js";
+import { EXPLORABLE_MODELS } from "../../src/models/registry.js";
 import { statefoldInProcess } from "./cli-process.js";
 
 describe("statefold explore and the registry", () => {
   it("refuses a flag a model declares under every other model, naming its model", async () => {
     const refused: string[] = [];
-    for (const model of MODELS) {
+    for (const model of EXPLORABLE_MODELS) {
       const own = new Set(model.explore.flags.map(({ name }) => name));
-      for (const owner of MODELS.filter((other) => other !== model)) {
+      for (const owner of EXPLORABLE_MODELS.filter((other) => other !== model)) {
         for (const { name } of owner.explore.flags.filter((flag) => !own.has(flag.name))) {
           const result = await statefoldInProcess([
             "explore",
@@ -33,7 +33,7 @@ describe("statefold explore and the registry", () => {
   });
 
   it("takes a model's flag with the runs it goes with only", async () => {
-    for (const model of MODELS) {
+    for (const model of EXPLORABLE_MODELS) {
       for (const { name, goesWith } of model.explore.flags) {
         const flag = ["--model", model.name, `--${name}`, "1"];
         if (goesWith === "driver") {
@@ -53,7 +53,7 @@ describe("statefold explore and the registry", () => {
   it("sets every model's usage, paragraph, options and --driver lines in its help", async () => {
     const { stdout, code } = await statefoldInProcess(["explore", "--help"]);
     expect(code).toBe(0);
-    for (const { name, explore } of MODELS) {
+    for (const { name, explore } of EXPLORABLE_MODELS) {
       const { usage, description, options, driver, driverOptions } = explore.help;
       expect(stdout, name).toContain(usage.exploration[0]);
       expect(stdout, name).toContain(`\n${description}\n`);

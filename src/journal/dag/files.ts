@@ -11,7 +11,7 @@ import { chooseModel } from "../choose-model.js";
 import { JournalError } from "../errors.js";
 import type { Journal } from "../journal.js";
 import { readJsonlHeader, readJsonlJournal } from "../jsonl.js";
-import { readFileBytes } from "../read-file-bytes.js";
+import { contentName, readFileBytes } from "../read-file-bytes.js";
 import { chooseDag } from "./choose-dag.js";
 import { parseDagFile } from "./dag-file.js";
 import { dagOfHeader } from "./header.js";
@@ -100,5 +100,5 @@ function readDagJournal(path: string, bytes = readFileBytes(path)): Journal {
 }
 
 export function isLispExprJournal(path: string): boolean {
-  return path.endsWith(".lisp-expr");
+  return contentName(path).endsWith(".lisp-expr");
 }

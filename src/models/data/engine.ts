@@ -2,10 +2,13 @@
  * The reference engine of a model defined by data (docs/models/data.md): a journal's bytes read
  * as the model's `records.source` says, and folded by the interpreter (audit.ts).
  */
+import { collectBytes, type ModelEngine, UNNAMED_JOURNAL } from "../../engine.js";
+import { AUDIT_OPTIONS, AUDITOR_OPTIONS, auditBytesArguments } from "../../engine-arguments.js";
+import { readDataJournal } from "../../journal/data/read.js";
 import { JournalError } from "../../journal/errors.js";
-import { describeJsonValue, jsonValueError } from "../../journal/json-value-error.js";
-import { readJsonlLines } from "../../journal/jsonl.js";
-import { auditDataEntries } from "./audit.js";
+import { referenceAuditing } from "../../reference-auditor.js";
+import type { ModelName } from "../registry.js";
+import { auditDataEntries, type DataEntry } from "./audit.js";
 import type { CompiledModel } from "./compiled.js";
 import type { DataReport } from "./report.js";
 
@@ -14,7 +17,26 @@ export interface DataAuditOptions {
   readonly file?: string;
 }
 
-const UNNAMED = "<journal>";
+/** The reference engine of a compiled model, under the name it is registered or loaded by. */
+export function referenceDataEngine(
+  model: CompiledModel,
+  name: ModelName,
+): ModelEngine<DataReport, DataAuditOptions> {
+  const auditWhole = (bytes: Uint8Array, options: DataAuditOptions) =>
+    auditDataBytes(model, bytes, options);
+  return {
+    name: "reference",
+    async auditBytes(given: unknown, givenOptions?: unknown) {
+      const { bytes, options } = auditBytesArguments<DataAuditOptions>(
+        given,
+        givenOptions,
+        AUDIT_OPTIONS,
+      );
+      return auditWhole(await collectBytes(bytes), options);
+    },
+    ...referenceAuditing(name, auditWhole, AUDITOR_OPTIONS),
+  };
+}
 
 /** The reports of a journal: one, or one per journal when the model splits a stream by `journal.key`. */
 export function auditDataJournals(
@@ -22,12 +44,8 @@ export function auditDataJournals(
   bytes: Uint8Array,
   options: DataAuditOptions = {},
 ): DataReport[] {
-  const file = options.file ?? UNNAMED;
-  if (!("lines" in model.source))
-    throw new JournalError(file, "documents whose records are an array are not read yet");
-  const read = readJsonlLines(bytes);
-  if (read.header !== null) checkHeader(model, read.header, file);
-  return auditDataEntries(model, read.entries, read.tornTail);
+  const journal = readDataJournal(model, bytes, options.file ?? UNNAMED_JOURNAL);
+  return auditDataEntries(model, journal.events as DataEntry[], journal.tornTail);
 }
 
 /** The report of a journal of a model that does not split streams. */
@@ -38,42 +56,8 @@ export function auditDataBytes(
 ): DataReport {
   if (model.journal.key !== null)
     throw new JournalError(
-      options.file ?? UNNAMED,
+      options.file ?? UNNAMED_JOURNAL,
       `the model ${model.name} splits a stream into journals by a key: audit it with auditDataJournals`,
     );
   return auditDataJournals(model, bytes, options)[0] as DataReport;
-}
-
-/**
- * A header of a journal audited with a model file says no more than that it is a journal, and
- * may name the model — by the file's `name`, never another (docs/models/data.md, "Journals").
- */
-function checkHeader(
-  model: CompiledModel,
-  header: { readonly value: Record<string, unknown>; readonly text: string },
-  file: string,
-): void {
-  const origin = { file, text: header.text, firstLine: 1 };
-  const { statefold, version } = header.value;
-  if (statefold !== "journal")
-    throw jsonValueError(
-      origin,
-      ["statefold"],
-      `expected "statefold": "journal", found ${describeJsonValue(statefold)}`,
-      "header",
-    );
-  if (version !== 1)
-    throw jsonValueError(
-      origin,
-      ["version"],
-      `expected "version": 1, found ${describeJsonValue(version)}`,
-      "header",
-    );
-  if (Object.hasOwn(header.value, "model") && header.value.model !== model.name)
-    throw jsonValueError(
-      origin,
-      ["model"],
-      `the journal names the model ${describeJsonValue(header.value.model)}, but it is being audited with the model file's "${model.name}"`,
-      "header",
-    );
 }

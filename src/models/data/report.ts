@@ -93,8 +93,8 @@ export interface DataFinal {
   readonly registers: Readonly<Record<string, ReportValue>>;
 }
 
-export type DataReport = ReportFrame<
-  string,
+export type DataReport<Name extends string = string> = ReportFrame<
+  Name,
   DataIntegrity,
   Readonly<Record<string, DataVerdict>>,
   DataFinding,

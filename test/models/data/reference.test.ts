@@ -616,3 +616,45 @@ describe("journals", () => {
     ]);
   });
 });
+
+describe("documents whose records are an array", () => {
+  const arrays = modelWith(
+    { made: [{ new: "job", key: "$id", to: "queued" }] },
+    {
+      records: {
+        source: [{ array: "events" }, { array: "history.events" }, { array: "" }],
+        kind: { path: "k" },
+        fields: { id: { path: "id", type: "string" } },
+      },
+    },
+  );
+  const compiled = checkModel(arrays, "m.json");
+  const audit = (text: string) =>
+    auditDataBytes(compiled, new TextEncoder().encode(text), { file: "h.json" });
+
+  it("reads the elements of the first array a path leads to, each at the line it starts on", () => {
+    const report = audit(
+      `{"meta": {"events": 1},\n "history": {"events": [\n  {"k": "made", "id": "a"},\n  {"k": "made",\n   "id": "a"}]}}`,
+    );
+    expect(report.events).toBe(2);
+    expect(report.legality.first).toEqual([
+      {
+        index: 1,
+        line: 4,
+        kind: "made",
+        rule: "made#1",
+        reason: "duplicate",
+        entity: "job",
+        key: "a",
+      },
+    ]);
+    expect(audit(`[{"k":"made","id":"a"}]`).events).toBe(1);
+  });
+
+  it("refuses a document that is not JSON, naming the byte, or that has no array there", () => {
+    expect(() => audit(`{"events": [{"k": "made"},]}`)).toThrow(/^h\.json:1:27: .*at byte 26/);
+    expect(() => audit(`{"events": 5}`)).toThrow(
+      /expected an array of records at one of: events, history\.events, the document itself; found none/,
+    );
+  });
+});
