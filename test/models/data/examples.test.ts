@@ -1,6 +1,6 @@
 /**
  * The examples of models defined by data (examples/data/, docs/models/data.md): each journal's
- * findings under its model file, the verdicts examples/README.md gives them, and the reports the
+ * findings under its model file — JSON Lines, a stream split by key, documents — the verdicts examples/README.md gives them, and the reports the
  * docs quote, which must be the reference engine's own output, key for key.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -42,6 +42,27 @@ const EXAMPLES: readonly Example[] = [
           [6, "lifecycle", "missing"],
           [7, "known-kinds", "unknown-kind"],
           [7, "intent.atEnd", "open-at-end"],
+        ],
+      ],
+    ]),
+  },
+  {
+    model: "ci-jobs.yaml",
+    journal: "ci-jobs.journal.json",
+    findings: new Map([[null, []]]),
+  },
+  {
+    model: "ci-jobs.yaml",
+    journal: "ci-jobs-violations.journal.json",
+    findings: new Map([
+      [
+        null,
+        [
+          [5, "monotone", "not-increasing"],
+          [5, "one-job-per-runner", "duplicate"],
+          [6, "conclusion-given", "check-failed"],
+          [7, "lifecycle", "missing"],
+          [8, "same-runner", "check-failed"],
         ],
       ],
     ]),
@@ -102,9 +123,9 @@ describe("examples/data", () => {
     }
   });
 
-  it("has a row above for every JSON Lines journal of the folder", () => {
-    const journals = readdirSync(join(ROOT, "examples/data")).filter((name) =>
-      name.endsWith(".jsonl"),
+  it("has a row above for every journal of the folder, JSON Lines or a document", () => {
+    const journals = readdirSync(join(ROOT, "examples/data")).filter(
+      (name) => name.endsWith(".jsonl") || name.endsWith(".journal.json"),
     );
     expect(EXAMPLES.map((example) => example.journal).sort()).toEqual(journals.sort());
   });
