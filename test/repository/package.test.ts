@@ -85,7 +85,7 @@ describe("the package", () => {
     expect(named).toEqual([...MODEL_NAMES]);
   });
 
-  it("ships the CLI, the library and each kernel once, and nothing of the repository's own", () => {
+  it("ships the CLI, the library, each kernel once and the model file's JSON Schema, and nothing of the repository's own", () => {
     expect(paths).toContain("dist/src/cli/main.js");
     expect(paths).toContain("dist/src/index.js");
     expect(paths).toContain("dist/src/index.d.ts");
@@ -94,9 +94,10 @@ describe("the package", () => {
     expect(kernels.length).toBeGreaterThanOrEqual(6);
     expect(new Set(kernelNames).size).toBe(kernels.length);
     expect(kernels.every((path) => path.startsWith("dist/build/"))).toBe(true);
+    expect(paths).toContain("schema/statefold-model.schema.json");
     const foreign = paths.filter(
       (path) =>
-        !/^dist\/(src|bindings|build)\//.test(path) &&
+        !/^(dist\/(src|bindings|build)|schema)\//.test(path) &&
         !["LICENSE", "README.md", "package.json"].includes(path),
     );
     expect(foreign).toEqual([]);
