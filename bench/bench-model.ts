@@ -6,14 +6,14 @@
  * whose record a model of the registry (src/models/registry.ts) must fill to compile. The bench
  * lives outside src/, so this is no field of `Model`.
  */
-import type { ModelReport, RegisteredModelName } from "../src/models/registry.js";
+import type { ModelReport, ProgramModelName } from "../src/models/registry.js";
 import type { JournalFile } from "./journal-files.js";
 import type { Row } from "./rows.js";
 import type { TargetLine } from "./target-line.js";
 import type { WholePath } from "./whole-path.js";
 
 /** A journal the benchmarks measure, of one model; what it is made of is the model's. */
-export interface ScaleBase<Name extends RegisteredModelName = RegisteredModelName> {
+export interface ScaleBase<Name extends ProgramModelName = ProgramModelName> {
   /** Named by workload and size, as the house names benchmarks. */
   readonly name: string;
   readonly model: Name;

@@ -16,7 +16,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { MODEL_NAMES } from "../src/models/registry.js";
+import { PROGRAM_MODEL_NAMES } from "../src/models/registry.js";
 import type { Gate } from "./bench-model.js";
 import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
 import { type Measurement, measureInterleaved, median } from "./measure.js";
@@ -26,7 +26,7 @@ import { expectedReport, verifyFindings } from "./verify.js";
 
 /** Each model's journal measured on its own, its WASM engine against the engines of its gates. */
 const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate<EngineName>[] }[] =
-  MODEL_NAMES.map((model) => BENCH_MODELS[model].check);
+  PROGRAM_MODEL_NAMES.map((model) => BENCH_MODELS[model].check);
 
 await refuseStaleKernels();
 let failed = false;

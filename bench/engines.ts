@@ -9,7 +9,7 @@
  * model.
  */
 
-import { MODEL_NAMES, type RegisteredModelName } from "../src/models/registry.js";
+import { PROGRAM_MODEL_NAMES, type ProgramModelName } from "../src/models/registry.js";
 import type { EngineSpec, Run } from "./bench-model.js";
 import { BENCH_MODELS, type EngineName } from "./models.js";
 
@@ -17,12 +17,12 @@ export type { Finding, Run } from "./bench-model.js";
 export type { EngineName } from "./models.js";
 
 /** The models the benchmarks measure: every model statefold knows. */
-export type BenchedModel = RegisteredModelName;
+export type BenchedModel = ProgramModelName;
 
 /** Every model's engines, in the registry's order of models, each engine once. */
 export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = Object.assign(
   {},
-  ...MODEL_NAMES.map((model) => BENCH_MODELS[model].engines),
+  ...PROGRAM_MODEL_NAMES.map((model) => BENCH_MODELS[model].engines),
 );
 
 export const ENGINE_NAMES = Object.keys(ENGINES) as EngineName[];
@@ -33,7 +33,7 @@ export function isEngineName(name: string): name is EngineName {
 
 /** Each model's WASM engine on JSONL (bench/bench-model.ts, `wasmJsonl`). */
 export const WASM_JSONL_ENGINES = Object.fromEntries(
-  MODEL_NAMES.map((model) => [model, BENCH_MODELS[model].wasmJsonl]),
+  PROGRAM_MODEL_NAMES.map((model) => [model, BENCH_MODELS[model].wasmJsonl]),
 ) as Readonly<Record<BenchedModel, EngineName>>;
 
 /** The engines of `chosen` that read the model's journals, its WASM engine on JSONL first. */
@@ -46,7 +46,7 @@ export function enginesOfModel(model: BenchedModel, chosen: readonly EngineName[
 
 /** The model whose journals the engine reads, the first of the registry's that name it. */
 export function modelOfEngine(engine: EngineName): BenchedModel | undefined {
-  return MODEL_NAMES.find((model) => Object.hasOwn(BENCH_MODELS[model].engines, engine));
+  return PROGRAM_MODEL_NAMES.find((model) => Object.hasOwn(BENCH_MODELS[model].engines, engine));
 }
 
 export function prepareEngine(name: EngineName, path: string): Promise<Run> {

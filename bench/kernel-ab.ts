@@ -15,21 +15,18 @@ import { parseArgs } from "node:util";
 import { readJsonlHeaderModel } from "../src/journal/jsonl.js";
 import {
   DEFAULT_MODEL,
-  isRegisteredModelName,
-  MODEL_NAMES,
+  isProgramModelName,
   modelNamed,
-  type RegisteredModelName,
-  registeredModelName,
+  PROGRAM_MODEL_NAMES,
+  type ProgramModelName,
+  programModelName,
 } from "../src/models/registry.js";
 import { compareKernels, type KernelAudit } from "./compare-kernels.js";
 
 const CHUNK_BYTES = 1 << 20;
 
 /** A build of the model's kernel, auditing a journal fed in chunks as the CLI feeds a file. */
-async function load(
-  model: RegisteredModelName,
-  wasm: Uint8Array<ArrayBuffer>,
-): Promise<KernelAudit> {
+async function load(model: ProgramModelName, wasm: Uint8Array<ArrayBuffer>): Promise<KernelAudit> {
   const engine = await modelNamed(model).kernel({ wasm });
   return (bytes) => engine.auditBytes(chunked(bytes));
 }
@@ -41,16 +38,16 @@ function* chunked(bytes: Uint8Array): Generator<Uint8Array> {
 }
 
 /** The model the journal's header names, or the default one for a journal that names none. */
-function headerModelOf(journal: Uint8Array, file: string): RegisteredModelName {
+function headerModelOf(journal: Uint8Array, file: string): ProgramModelName {
   const end = journal.indexOf(0x0a);
   const firstLine = journal.subarray(0, end < 0 ? journal.length : end);
   const named = readJsonlHeaderModel(firstLine, file);
-  return named === null ? DEFAULT_MODEL : registeredModelName(named, "bench:kernel-ab");
+  return named === null ? DEFAULT_MODEL : programModelName(named, "bench:kernel-ab");
 }
 
 function usage(): never {
   console.error(
-    `usage: npm run bench:kernel-ab -- [--model ${MODEL_NAMES.join("|")}] [--rounds N] BEFORE.wasm AFTER.wasm JOURNAL`,
+    `usage: npm run bench:kernel-ab -- [--model ${PROGRAM_MODEL_NAMES.join("|")}] [--rounds N] BEFORE.wasm AFTER.wasm JOURNAL`,
   );
   process.exit(2);
 }
@@ -65,7 +62,7 @@ const { values, positionals } = parseArgs({
 const [beforeFile, afterFile, journalFile] = positionals;
 const rounds = Number(values.rounds);
 const given = values.model;
-if (given !== undefined && !isRegisteredModelName(given)) usage();
+if (given !== undefined && !isProgramModelName(given)) usage();
 if (journalFile === undefined || !Number.isSafeInteger(rounds) || rounds < 1) usage();
 const journal = readFileSync(journalFile);
 // Without --model, the model the journal's header names (docs/journals.md, "The header").

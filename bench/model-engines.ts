@@ -5,14 +5,14 @@
  * WASM engine in the same red, its reference in the same green.
  */
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import { modelNamed, type RegisteredModelName } from "../src/models/registry.js";
+import { modelNamed, type ProgramModelName } from "../src/models/registry.js";
 import type { Run } from "./bench-model.js";
 
 export const WASM_COLOR = "#d62728";
 export const REFERENCE_COLOR = "#2ca02c";
 
 /** The model's WASM engine on the file, loaded once before the runs. */
-export async function kernelRun(model: RegisteredModelName, path: string): Promise<Run> {
+export async function kernelRun(model: ProgramModelName, path: string): Promise<Run> {
   const engine = await modelNamed(model).kernel();
   return async () => ({ report: await engine.auditBytes(readFileChunks(path), { file: path }) });
 }
@@ -22,7 +22,7 @@ export async function kernelRun(model: RegisteredModelName, path: string): Promi
  * read of the last header and would skip it in the next run. The next engine is loaded after each
  * run, as the other engines load theirs once, before it is timed.
  */
-export function freshKernelRun(model: RegisteredModelName, path: string): Run {
+export function freshKernelRun(model: ProgramModelName, path: string): Run {
   const load = () => modelNamed(model).kernel();
   let next = load();
   return async () => {
@@ -36,7 +36,7 @@ export function freshKernelRun(model: RegisteredModelName, path: string): Run {
 }
 
 /** The model's reference engine on the file. */
-export async function referenceRun(model: RegisteredModelName, path: string): Promise<Run> {
+export async function referenceRun(model: ProgramModelName, path: string): Promise<Run> {
   const engine = await modelNamed(model).reference();
   return async () => ({ report: await engine.auditBytes(readFileChunks(path), { file: path }) });
 }

@@ -4,7 +4,7 @@
  * not compile until it is described here; every list of scales, engines, gates and charts is
  * derived from this record, in the registry's order.
  */
-import { MODEL_NAMES, type RegisteredModelName } from "../src/models/registry.js";
+import { PROGRAM_MODEL_NAMES, type ProgramModelName } from "../src/models/registry.js";
 import type { BenchModel, ScaleBase } from "./bench-model.js";
 import { dagBench } from "./dag/model.js";
 import { executiveBench } from "./executive/model.js";
@@ -14,17 +14,17 @@ export const BENCH_MODELS = {
   dag: dagBench,
   operations: operationsBench,
   executive: executiveBench,
-} as const satisfies { readonly [Name in RegisteredModelName]: BenchModel<ScaleBase<Name>> };
+} as const satisfies { readonly [Name in ProgramModelName]: BenchModel<ScaleBase<Name>> };
 
-type Described = (typeof BENCH_MODELS)[RegisteredModelName];
+type Described = (typeof BENCH_MODELS)[ProgramModelName];
 
 /** A journal the benchmarks measure, of any model; `model` tells which. */
 export type Scale = Described["scales"][number];
 
 /** The engines of every model, by the names `--engines` and the tables know them. */
 export type EngineName = {
-  [Name in RegisteredModelName]: keyof (typeof BENCH_MODELS)[Name]["engines"];
-}[RegisteredModelName];
+  [Name in ProgramModelName]: keyof (typeof BENCH_MODELS)[Name]["engines"];
+}[ProgramModelName];
 
 /**
  * The bench's description of the scale's model, typed for that scale: each model's entry
@@ -35,11 +35,11 @@ export function benchOf<S extends Scale>(scale: S): BenchModel<S> {
 }
 
 /** Every scale the suite measures, model by model. */
-export const SCALES: readonly Scale[] = MODEL_NAMES.flatMap(
+export const SCALES: readonly Scale[] = PROGRAM_MODEL_NAMES.flatMap(
   (model): readonly Scale[] => BENCH_MODELS[model].scales,
 );
 
 /** The model of the suite's scale of that name; undefined for others (bench:check's, a test's). */
-export function modelOfScale(name: string): RegisteredModelName | undefined {
+export function modelOfScale(name: string): ProgramModelName | undefined {
   return SCALES.find((scale) => scale.name === name)?.model;
 }

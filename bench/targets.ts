@@ -6,7 +6,7 @@
  * loop.
  */
 
-import { MODEL_NAMES } from "../src/models/registry.js";
+import { PROGRAM_MODEL_NAMES } from "../src/models/registry.js";
 import type { MeasuredModel } from "./bench-model.js";
 import { ratio } from "./format.js";
 import { BENCH_MODELS, modelOfScale } from "./models.js";
@@ -18,7 +18,7 @@ export type { TargetLine } from "./target-line.js";
 
 /** The targets, with this run's figures where it measured them. */
 export function targetLines(rows: readonly Row[], whole: WholePath | null): TargetLine[] {
-  const measured = MODEL_NAMES.map((model) => ({
+  const measured = PROGRAM_MODEL_NAMES.map((model) => ({
     model,
     measured: measuredModel(rows.filter((row) => modelOfScale(row.scale) === model)),
   }));

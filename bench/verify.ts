@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { readFileChunks } from "../src/journal/read-file-bytes.js";
 import type { KernelEngine } from "../src/models/model.js";
-import { type ModelReport, modelNamed, type RegisteredModelName } from "../src/models/registry.js";
+import { type ModelReport, modelNamed, type ProgramModelName } from "../src/models/registry.js";
 import { type BenchedModel, type EngineName, type Finding, modelOfEngine } from "./engines.js";
 
 export interface Checked {
@@ -50,7 +50,7 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
 }
 
 /** The WASM engines of this process, one per model, loaded on first use. */
-const checkers = new Map<RegisteredModelName, Promise<KernelEngine<ModelReport>>>();
+const checkers = new Map<ProgramModelName, Promise<KernelEngine<ModelReport>>>();
 
 /** The in-process WASM engine's report on a journal file of the model: what the measured engines must find. */
 export async function expectedReport(model: BenchedModel, path: string): Promise<ModelReport> {

@@ -16,8 +16,8 @@ import type { Model } from "../src/models/model.js";
 import {
   type ModelReport,
   modelNamed,
-  type RegisteredModelName,
-  registeredModelName,
+  type ProgramModelName,
+  programModelName,
 } from "../src/models/registry.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
@@ -67,13 +67,13 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 }
 
 /** The model picked on the page or named by the header: both, and different, is an error naming both. */
-async function modelOf({ journal, model }: AuditRequest): Promise<RegisteredModelName> {
+async function modelOf({ journal, model }: AuditRequest): Promise<ProgramModelName> {
   const picked = model ?? undefined;
   const own = ownFormatOf(journal.name);
   if (own !== null)
-    return registeredModelName(ownFormatModel(journal.name, own, picked, MODEL_CHOICE), "the page");
+    return programModelName(ownFormatModel(journal.name, own, picked, MODEL_CHOICE), "the page");
   const header = await peekModel(chunksOf(journal), journal.name);
-  return registeredModelName(
+  return programModelName(
     chooseModel(journal.name, header.model, picked, MODEL_CHOICE),
     "the page",
   );

@@ -5,9 +5,9 @@
  * machine: the page's policy allows no fetch beyond its own files.
  */
 import {
-  isRegisteredModelName,
-  MODEL_NAMES,
-  type RegisteredModelName,
+  isProgramModelName,
+  PROGRAM_MODEL_NAMES,
+  type ProgramModelName,
 } from "../src/models/registry.js";
 import { MODEL_GUIDES } from "./model-guides.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
@@ -34,7 +34,7 @@ let journal: File | null = null;
 let dag: { readonly file: File; journal: string | null } | null = null;
 let worker: Worker | null = null;
 
-for (const name of MODEL_NAMES) {
+for (const name of PROGRAM_MODEL_NAMES) {
   modelChoice.add(new Option(name, name));
   modelGuides.append(guideItem(name));
 }
@@ -164,7 +164,7 @@ function show(name: string, message: AuditMessage): void {
 }
 
 /** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
-function guideItem(name: RegisteredModelName): HTMLLIElement {
+function guideItem(name: ProgramModelName): HTMLLIElement {
   const item = document.createElement("li");
   item.dataset.model = name;
   const title = document.createElement("strong");
@@ -183,8 +183,8 @@ function guideItem(name: RegisteredModelName): HTMLLIElement {
 }
 
 /** The model picked, or null for the one the header names (the empty option). */
-function chosenModel(): RegisteredModelName | null {
-  return isRegisteredModelName(modelChoice.value) ? modelChoice.value : null;
+function chosenModel(): ProgramModelName | null {
+  return isProgramModelName(modelChoice.value) ? modelChoice.value : null;
 }
 
 function showError(text: string): void {

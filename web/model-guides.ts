@@ -4,9 +4,9 @@
  * so a new model does not compile until the page can say what its journals need. Text between
  * backticks is shown as code.
  */
-import type { RegisteredModelName } from "../src/models/registry.js";
+import type { ProgramModelName } from "../src/models/registry.js";
 
-export const MODEL_GUIDES: Readonly<Record<RegisteredModelName, string>> = {
+export const MODEL_GUIDES: Readonly<Record<ProgramModelName, string>> = {
   dag: "a work DAG's events. A header line carries the DAG; a journal without one, and every `.lisp-expr` journal, needs its DAG file (`{\"nodes\":[…]}`) picked beside it. With a header the DAG file is optional, and must then be the header's DAG.",
   operations:
     "operations, their effects and retries. Nothing is picked beside it; a journal without a header line needs Model: operations.",

@@ -8,7 +8,7 @@ import type { ModelEngine } from "../src/engine.js";
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlJournal } from "../src/journal/jsonl.js";
 import type { KernelOptions } from "../src/models/model.js";
-import type { RegisteredModelName } from "../src/models/registry.js";
+import type { ProgramModelName } from "../src/models/registry.js";
 import type { AnyReport } from "../src/models/report-frame.js";
 import type { JournalReadAgain } from "../src/report/model-html.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
@@ -54,7 +54,7 @@ export function kernelBuild(simd: URL, scalar: URL): KernelOptions {
 export async function auditStreamed<Report extends AnyReport>(
   engine: ModelEngine<Report>,
   { journal, dag }: AuditRequest,
-  model: RegisteredModelName,
+  model: ProgramModelName,
   post: Post,
 ): Promise<AuditedInPage<Report>> {
   if (dag !== null) {

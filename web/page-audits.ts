@@ -5,14 +5,14 @@
  * beside a journal (a dag journal's DAG file, a .lisp-expr journal read whole) — and nothing a
  * Node process should load, which is why this is the page's and not the models' manifests'.
  */
-import type { ModelReport, RegisteredModelName } from "../src/models/registry.js";
+import type { ModelReport, ProgramModelName } from "../src/models/registry.js";
 import { dagPageAudit } from "./dag/page-audit.js";
 import { executivePageAudit } from "./executive/page-audit.js";
 import { operationsPageAudit } from "./operations/page-audit.js";
 import type { PageAudit } from "./page-audit.js";
 
 export const PAGE_AUDITS: {
-  readonly [Name in RegisteredModelName]: PageAudit<Extract<ModelReport, { model: Name }>>;
+  readonly [Name in ProgramModelName]: PageAudit<Extract<ModelReport, { model: Name }>>;
 } = {
   dag: dagPageAudit,
   operations: operationsPageAudit,

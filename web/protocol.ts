@@ -1,5 +1,5 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { ModelReport, RegisteredModelName } from "../src/models/registry.js";
+import type { ModelReport, ProgramModelName } from "../src/models/registry.js";
 
 /**
  * What the page asks: audit this journal, against this DAG file if one is given, as a journal of
@@ -8,7 +8,7 @@ import type { ModelReport, RegisteredModelName } from "../src/models/registry.js
 export interface AuditRequest {
   readonly journal: File;
   readonly dag: File | null;
-  readonly model: RegisteredModelName | null;
+  readonly model: ProgramModelName | null;
 }
 
 export type AuditMessage =

@@ -8,15 +8,26 @@ import type { ExploreFacet } from "../explore/facet.js";
 import type { ModelGenerator } from "../generate/model-generator.js";
 import { dagModel } from "./dag/model.js";
 import type { DataReport } from "./data/report.js";
+import { cadenceModel, stepfunctionsModel, temporalModel } from "./data/shipped/models.js";
 import { executiveModel } from "./executive/model.js";
 import type { Model } from "./model.js";
 import { operationsModel } from "./operations/model.js";
 
-export const MODELS = [
+/** The models written as programs, each with its own engines, generator and explorer. */
+export const PROGRAM_MODELS = [
   dagModel,
   operationsModel,
   executiveModel,
 ] as const satisfies readonly Model[];
+
+/** The models statefold ships as model files (docs/models/data.md, "Shipped models"). */
+export const SHIPPED_DATA_MODELS = [
+  temporalModel,
+  cadenceModel,
+  stepfunctionsModel,
+] as const satisfies readonly Model[];
+
+export const MODELS = [...PROGRAM_MODELS, ...SHIPPED_DATA_MODELS] as const;
 
 type RegisteredModel = (typeof MODELS)[number];
 
@@ -25,6 +36,8 @@ declare const loadedFromFile: unique symbol;
 export type LoadedModelName = string & { readonly [loadedFromFile]: true };
 
 export type RegisteredModelName = RegisteredModel["name"];
+/** The name of a model written as a program. */
+export type ProgramModelName = (typeof PROGRAM_MODELS)[number]["name"];
 /** A registered model's name, or a loaded model file's. */
 export type ModelName = RegisteredModelName | LoadedModelName;
 
@@ -47,7 +60,7 @@ export const GENERATING_MODELS: readonly GeneratingModel[] = (MODELS as readonly
 );
 
 /** The model of a journal that names none, nor is given one (docs/journals.md, "The header"). */
-export const DEFAULT_MODEL: RegisteredModelName = dagModel.name;
+export const DEFAULT_MODEL: ProgramModelName = dagModel.name;
 
 /** A report of any model; `model` tells which. */
 export type ModelReport = ReportOf<RegisteredModel> | DataReport<LoadedModelName>;
@@ -84,10 +97,20 @@ export function isRegisteredModelName(name: unknown): name is RegisteredModelNam
   return (MODEL_NAMES as readonly unknown[]).includes(name);
 }
 
-/** A name that must be a registered model's, where models from files are not taken. */
-export function registeredModelName(name: ModelName, where: string): RegisteredModelName {
-  if (!isRegisteredModelName(name))
-    throw new Error(`${where} takes the models statefold ships, not the model file's "${name}"`);
+export const PROGRAM_MODEL_NAMES: readonly ProgramModelName[] = PROGRAM_MODELS.map(
+  (model) => model.name,
+);
+
+export function isProgramModelName(name: unknown): name is ProgramModelName {
+  return (PROGRAM_MODEL_NAMES as readonly unknown[]).includes(name);
+}
+
+/** A name that must be a program model's, where models defined by data are not taken yet. */
+export function programModelName(name: ModelName, where: string): ProgramModelName {
+  if (!isProgramModelName(name))
+    throw new Error(
+      `${where} takes the models written as programs (${PROGRAM_MODEL_NAMES.join(", ")}), not "${name}"`,
+    );
   return name;
 }
 

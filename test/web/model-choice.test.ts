@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MODEL_NAMES } from "../../src/models/registry.js";
+import { PROGRAM_MODEL_NAMES } from "../../src/models/registry.js";
 import { testTempDir } from "../support/temp-dirs.js";
 import { auditInPage, buildAndServe, REPO_ROOT, shownReport, type WebPage } from "./web-page.js";
 
@@ -61,14 +61,14 @@ describe("the page's model choice", () => {
     const options = await page.$$eval("#model option", (found) =>
       found.map((option) => (option as HTMLOptionElement).value),
     );
-    expect(options).toEqual(["", ...MODEL_NAMES]);
+    expect(options).toEqual(["", ...PROGRAM_MODEL_NAMES]);
     expect(await page.inputValue("#model")).toBe("");
     await page.close();
   });
 
   it("tells, for every model, what its journal needs picked beside it and what is optional", async () => {
     const page = await web.open();
-    const expected: Record<(typeof MODEL_NAMES)[number], RegExp[]> = {
+    const expected: Record<(typeof PROGRAM_MODEL_NAMES)[number], RegExp[]> = {
       dag: [
         /header line carries the DAG/,
         /\.lisp-expr.*needs its DAG file/,
@@ -80,7 +80,7 @@ describe("the page's model choice", () => {
         /statefold executive SPEC BUDGET/,
       ],
     };
-    for (const model of MODEL_NAMES) {
+    for (const model of PROGRAM_MODEL_NAMES) {
       const guide = (await page.textContent(`#drop li[data-model="${model}"]`)) ?? "";
       expect(guide.startsWith(`${model}: `)).toBe(true);
       for (const phrase of expected[model]) expect(guide).toMatch(phrase);

@@ -5,7 +5,7 @@ import type { ModelReport } from "../../models/registry.js";
 import { ruleDescription, subjectText, WHY_DATA_REASON } from "../../report/data/wording.js";
 import { JournalInvariantViolation, type ModelGate } from "../violation.js";
 
-export function dataGate(model: CompiledModel): ModelGate<DataReport> {
+export function dataGate<Name extends string>(model: CompiledModel): ModelGate<DataReport<Name>> {
   return {
     candidates: (report, file) =>
       Object.entries(report.invariants).flatMap(([rule, verdict]) => {

@@ -7,7 +7,7 @@ import type { CompiledModel, Path } from "../../models/data/compiled.js";
 import type { Journal } from "../journal.js";
 import { JsonArraySource } from "../json-array-source.js";
 import { describeJsonValue, jsonValueError } from "../json-value-error.js";
-import { readJsonlLines } from "../jsonl.js";
+import { readJsonlLines } from "../jsonl-lines.js";
 
 /** The journal's records, each a `DataEntry` (src/models/data/audit.ts); its header's model, if named. */
 export function readDataJournal(model: CompiledModel, bytes: Uint8Array, file: string): Journal {

@@ -3,12 +3,14 @@
  * contract's value for a compiled model file, whether statefold ships it or a user's file was
  * loaded. Its words come from the file (its rules' descriptions); its engines interpret its tables.
  */
+
+import type { ModelEngine } from "../../engine.js";
 import { dataGate } from "../../gate/data/candidates.js";
 import { readDataJournal } from "../../journal/data/read.js";
 import { HEADER_FIELDS_ONLY } from "../../journal/model-command-line.js";
 import { dataHtml } from "../../report/data/html.js";
 import { dataText } from "../../report/data/text.js";
-import type { Model } from "../model.js";
+import type { KernelEngine, Model } from "../model.js";
 import type { ModelName } from "../registry.js";
 import type { CompiledModel } from "./compiled.js";
 import type { DataAuditOptions } from "./engine.js";
@@ -40,17 +42,21 @@ export function dataModel<Name extends string>(
       ...HEADER_FIELDS_ONLY,
       readJournal: (bytes, path) => readDataJournal(compiled, bytes, path),
     },
+    // Both engines report under the compiled model's name, which is `name`.
     reference: async () =>
       (await import("./engine.js")).referenceDataEngine(
         compiled,
-        name as unknown as ModelName,
-      ) as never,
+        name as string as ModelName,
+      ) as unknown as ModelEngine<DataReport<Name>, DataAuditOptions>,
     kernel: async (options) =>
-      (await import("../../../bindings/data/engine.js")).loadDataEngine(compiled, options) as never,
+      (await import("../../../bindings/data/engine.js")).loadDataEngine(
+        compiled,
+        options,
+      ) as unknown as KernelEngine<DataReport<Name>, DataAuditOptions>,
     kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
-    text: dataText(compiled) as never,
-    html: dataHtml(compiled) as never,
-    gate: dataGate(compiled) as never,
+    text: dataText(compiled),
+    html: dataHtml(compiled),
+    gate: dataGate(compiled),
     replay: {
       output: `A journal
 of a model defined by data: its final block (docs/models/data.md).`,

@@ -16,7 +16,7 @@ interface DataContext extends GatheredContext {
   readonly records: readonly (string | null)[];
 }
 
-export function dataHtml(model: CompiledModel): ModelHtml<DataReport> {
+export function dataHtml<Name extends string>(model: CompiledModel): ModelHtml<DataReport<Name>> {
   return {
     async gatherView({ file, report, journal }) {
       // A split stream's indexes count one journal's records, not the file's entries.
@@ -29,7 +29,9 @@ export function dataHtml(model: CompiledModel): ModelHtml<DataReport> {
       return { file, report, context };
     },
     css: "",
-    renderBody: (view) => renderDataBody(model, view as JournalView<DataReport, DataContext>),
+    // A data view is one `gatherView` built, or one with only the verdicts.
+    renderBody: (view) =>
+      renderDataBody(model, view as unknown as JournalView<DataReport, DataContext>),
   };
 }
 

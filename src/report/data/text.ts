@@ -6,7 +6,7 @@ import type { ModelText } from "../model-text.js";
 import { eventLocation as at } from "../wording.js";
 import { dataFinalLine, ruleDescription, subjectText, WHY_DATA_REASON } from "./wording.js";
 
-export function dataText(model: CompiledModel): ModelText<DataReport> {
+export function dataText<Name extends string>(model: CompiledModel): ModelText<DataReport<Name>> {
   const described = (rule: string) => {
     const description = ruleDescription(model, rule);
     return description === null ? "" : ` (${description})`;
