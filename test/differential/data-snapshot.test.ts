@@ -37,7 +37,7 @@ beforeAll(async () => {
   engines = new Map();
   for (const model of MODELS) {
     // A snapshot names its model, which must be one this process knows (a loaded model file).
-    addLoadedModel(dataModel(model.name, model, model.name), () => true);
+    addLoadedModel(dataModel(model.name, model, model.name));
     const load = () => Promise.all(FLAVOURS.map((flavour) => loadDataEngine(model, { flavour })));
     engines.set(model, { writers: await load(), resumers: await load() });
   }
