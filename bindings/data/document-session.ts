@@ -13,18 +13,11 @@
 import { JournalError } from "../../src/journal/errors.js";
 import { JsonArraySource } from "../../src/journal/json-array-source.js";
 import type { Path } from "../../src/models/data/compiled.js";
+import { noDocumentSnapshots } from "../../src/models/data/engine.js";
 import type { DataReport } from "../../src/models/data/report.js";
 import type { SessionOwner, StreamedAuditor } from "../streamed-session.js";
 import { limitError } from "../streamed-session.js";
 import type { DataKernelExports } from "./kernel.js";
-
-/** Why a snapshot of a document is not taken, nor resumed from. */
-export function noDocumentSnapshots(file: string): JournalError {
-  return new JournalError(
-    file,
-    "snapshots of a journal that is a JSON document are not taken by the WebAssembly engine: audit it whole",
-  );
-}
 
 /** The kernel's limit codes (assembly/jsonl.ts, Limit). */
 const LIMIT_NONE = 0;

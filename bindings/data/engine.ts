@@ -14,6 +14,7 @@ import {
 } from "../../src/engine-arguments.js";
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
+import { noDocumentSnapshots } from "../../src/models/data/engine.js";
 import type { DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
 import type { ModelName } from "../../src/models/registry.js";
@@ -26,7 +27,7 @@ import {
   StreamedSession,
   type StreamedSessionOptions,
 } from "../streamed-session.js";
-import { DocumentSession, noDocumentSnapshots } from "./document-session.js";
+import { DocumentSession } from "./document-session.js";
 import { isDataHeader } from "./header.js";
 import { type DataKernelExports, instantiateDataKernel } from "./kernel.js";
 import { type PackedModel, packModel } from "./pack-model.js";

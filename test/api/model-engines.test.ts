@@ -10,22 +10,37 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { ModelEngine } from "../../src/engine.js";
 import { readJsonlHeaderModel } from "../../src/journal/jsonl.js";
-import { DEFAULT_MODEL, MODELS, type ModelName } from "../../src/models/registry.js";
+import type { DataModel } from "../../src/models/data/model.js";
+import type { Model } from "../../src/models/model.js";
+import { DEFAULT_MODEL, MODELS } from "../../src/models/registry.js";
 
 const EXAMPLES = join(import.meta.dirname, "../../examples");
 
-/** Every bundled JSONL journal whose header names `model` (or none, for the default model). */
-function examplesOf(model: ModelName): { name: string; bytes: Uint8Array }[] {
+/** The journals of examples/data are audited with the model files beside them, not a registered model. */
+const MODEL_FILE_EXAMPLES = join(EXAMPLES, "data");
+
+/**
+ * Every bundled JSONL journal whose header names `model` (or none, for the default model), and
+ * the documents in the folder named after it (the histories of a shipped model defined by data).
+ */
+function examplesOf(model: Model): { name: string; bytes: Uint8Array }[] {
   const journals: { name: string; bytes: Uint8Array }[] = [];
   const walk = (folder: string) => {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       const path = join(folder, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".jsonl")) {
+      if (entry.isDirectory()) {
+        if (path !== MODEL_FILE_EXAMPLES) walk(path);
+      } else if (
+        entry.name.endsWith(".json") &&
+        journalsAreDocuments(model) &&
+        folder === join(EXAMPLES, model.name)
+      ) {
+        journals.push({ name: path, bytes: new Uint8Array(readFileSync(path)) });
+      } else if (entry.name.endsWith(".jsonl")) {
         const bytes = new Uint8Array(readFileSync(path));
         const end = bytes.indexOf(0x0a);
         const named = readJsonlHeaderModel(bytes.subarray(0, end < 0 ? bytes.length : end), path);
-        if ((named ?? DEFAULT_MODEL) === model) journals.push({ name: path, bytes });
+        if ((named ?? DEFAULT_MODEL) === model.name) journals.push({ name: path, bytes });
       }
     }
   };
@@ -34,6 +49,16 @@ function examplesOf(model: ModelName): { name: string; bytes: Uint8Array }[] {
 }
 
 type AnyEngine = ModelEngine<unknown>;
+
+/** A document is written whole, not appended to: neither engine snapshots one. */
+const NO_DOCUMENT_SNAPSHOTS =
+  /^j: snapshots of a journal that is a JSON document are not taken: a document is audited whole$/;
+
+/** Whether the model is defined by data and reads JSON documents rather than JSONL. */
+function journalsAreDocuments(model: Model): boolean {
+  const { compiled } = model as Partial<DataModel>;
+  return compiled !== undefined && !("lines" in compiled.source);
+}
 
 function streamed(engine: AnyEngine, bytes: Uint8Array, chunk: number): unknown {
   const auditor = engine.openAuditor({ file: "j" });
@@ -49,7 +74,7 @@ function snapshotAt(engine: AnyEngine, bytes: Uint8Array, cut: number): Uint8Arr
 
 describe.each(MODELS.map((model) => [model.name, model] as const))(
   "the %s model",
-  (name, model) => {
+  (_name, model) => {
     let reference: AnyEngine;
     let kernel: AnyEngine;
     beforeAll(async () => {
@@ -57,11 +82,29 @@ describe.each(MODELS.map((model) => [model.name, model] as const))(
       kernel = (await model.kernel()) as AnyEngine;
     });
 
-    const journals = examplesOf(name);
+    const journals = examplesOf(model);
 
     it("has bundled example journals to hold its engines to", () => {
       expect(journals.length).toBeGreaterThan(0);
     });
+
+    if (journalsAreDocuments(model)) {
+      it.each(journals.map((journal) => [journal.name, journal.bytes] as const))(
+        "%s: auditBytes and a streamed auditor agree on both engines, neither snapshots a document",
+        async (_, bytes) => {
+          const whole = await kernel.auditBytes(bytes, { file: "j" });
+          expect(await reference.auditBytes(bytes, { file: "j" })).toEqual(whole);
+          for (const engine of [reference, kernel]) {
+            expect(streamed(engine, bytes, 7)).toEqual(whole);
+            expect(() => snapshotAt(engine, bytes, bytes.length)).toThrow(NO_DOCUMENT_SNAPSHOTS);
+            await expect(engine.resume(new Uint8Array(8), bytes, { file: "j" })).rejects.toThrow(
+              NO_DOCUMENT_SNAPSHOTS,
+            );
+          }
+        },
+      );
+      return;
+    }
 
     it.each(journals.map((journal) => [journal.name, journal.bytes] as const))(
       "%s: auditBytes, a streamed auditor and every resume agree on both engines",
@@ -117,7 +160,7 @@ describe.each(MODELS.map((model) => [model.name, model] as const))(
 describe("a snapshot of another model", () => {
   it("is refused by the reference engines, naming both models", async () => {
     const [dag, operations] = MODELS;
-    const dagJournal = examplesOf(dag.name)[0];
+    const dagJournal = examplesOf(dag)[0];
     if (dagJournal === undefined) throw new Error("no example journal");
     const snapshot = snapshotAt(
       (await dag.reference()) as AnyEngine,

@@ -17,6 +17,17 @@ export interface DataAuditOptions {
   readonly file?: string;
 }
 
+/**
+ * Why a journal that is a JSON document is neither snapshotted nor resumed, by either engine: a
+ * document is written whole, not appended to (docs/models/data.md, "Journals").
+ */
+export function noDocumentSnapshots(file: string): JournalError {
+  return new JournalError(
+    file,
+    "snapshots of a journal that is a JSON document are not taken: a document is audited whole",
+  );
+}
+
 /** The reference engine of a compiled model, under the name it is registered or loaded by. */
 export function referenceDataEngine(
   model: CompiledModel,
@@ -24,8 +35,9 @@ export function referenceDataEngine(
 ): ModelEngine<DataReport, DataAuditOptions> {
   const auditWhole = (bytes: Uint8Array, options: DataAuditOptions) =>
     auditDataBytes(model, bytes, options);
-  return {
-    name: "reference",
+  const auditing = referenceAuditing(name, auditWhole, AUDITOR_OPTIONS);
+  const engine = {
+    name: "reference" as const,
     async auditBytes(given: unknown, givenOptions?: unknown) {
       const { bytes, options } = auditBytesArguments<DataAuditOptions>(
         given,
@@ -34,7 +46,26 @@ export function referenceDataEngine(
       );
       return auditWhole(await collectBytes(bytes), options);
     },
-    ...referenceAuditing(name, auditWhole, AUDITOR_OPTIONS),
+  };
+  if ("lines" in model.source) return { ...engine, ...auditing };
+  const fileOf = (options: unknown) =>
+    (options as DataAuditOptions | undefined)?.file ?? UNNAMED_JOURNAL;
+  return {
+    ...engine,
+    openAuditor(options?: unknown) {
+      const auditor = auditing.openAuditor(options as DataAuditOptions | undefined);
+      return {
+        write: (chunk: Uint8Array) => auditor.write(chunk),
+        finish: () => auditor.finish(),
+        snapshot: () => {
+          throw noDocumentSnapshots(fileOf(options));
+        },
+        advancedSinceResume: () => true,
+      };
+    },
+    async resume(_snapshot: unknown, _journal: unknown, options?: unknown) {
+      throw noDocumentSnapshots(fileOf(options));
+    },
   };
 }
 

@@ -371,7 +371,7 @@ describe("loadDataEngine: journals that are JSON documents", () => {
     const auditor = engine.openAuditor({ file: "d.json", snapshots: true });
     auditor.write(document);
     expect(() => auditor.snapshot()).toThrow(
-      "d.json: snapshots of a journal that is a JSON document are not taken by the WebAssembly engine: audit it whole",
+      "d.json: snapshots of a journal that is a JSON document are not taken: a document is audited whole",
     );
     await expect(engine.resume(new Uint8Array(0), document, { file: "d.json" })).rejects.toThrow(
       /^d\.json: snapshots of a journal that is a JSON document are not taken/,
