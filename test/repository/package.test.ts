@@ -154,6 +154,10 @@ describe("the package", () => {
     const executive = audit("executive/resurrection.jsonl");
     expect([executive.status, executive.stderr]).toEqual([1, ""]);
     expect(executive.stdout).toContain("NOT CONFORMANT");
+    // A shipped model defined by data: its model file travels in the package.
+    const temporal = audit("temporal/worker-deployment.json", "--model", "temporal");
+    expect([temporal.status, temporal.stderr]).toEqual([0, ""]);
+    expect(temporal.stdout).toContain("strictly conformant (7 events)");
     // Worker threads load their own module of the package.
     const directory = audit("operations", "--jobs", "2");
     expect([directory.status, directory.stderr]).toEqual([1, ""]);
