@@ -56,3 +56,15 @@ describe("a shipped model defined by data", () => {
     expect([report.conformant, report.events]).toEqual([true, 7]);
   });
 });
+
+describe("the shipped models' compiled files", () => {
+  it("give the reference engine the kernel loaded by name agrees with", async () => {
+    const bytes = readFileSync("examples/cadence/greetings-event-lost.json");
+    const reference = await data
+      .referenceEngineOf(data.shipped.cadence)
+      .auditBytes(bytes, { file: "h" });
+    const kernel = await (await loadEngine({ model: "cadence" })).auditBytes(bytes, { file: "h" });
+    expect(reference.conformant).toBe(false);
+    expect(kernel).toEqual(reference);
+  });
+});

@@ -6,7 +6,13 @@
 import { loadDataEngine, type WasmDataEngine } from "../../../bindings/data/engine.js";
 import type { ModelEngine } from "../../engine.js";
 import type { KernelOptions } from "../model.js";
-import { addLoadedModel, isRegisteredModelName, type ModelName } from "../registry.js";
+import {
+  addLoadedModel,
+  isRegisteredModelName,
+  type ModelName,
+  SHIPPED_DATA_MODELS,
+  type ShippedDataModelName,
+} from "../registry.js";
 import type { CompiledModel } from "./compiled.js";
 import { type DataAuditOptions, referenceDataEngine } from "./engine.js";
 import { dataModel } from "./model.js";
@@ -17,6 +23,11 @@ export type { CompiledModel } from "./compiled.js";
 export { auditDataJournals, type DataAuditOptions } from "./engine.js";
 export { checkModel, loadModelFile, ModelFileError, parseModelFile } from "./load.js";
 export type * from "./report.js";
+
+/** The compiled models statefold ships, by name (`data.shipped.temporal`). */
+export const shipped = Object.fromEntries(
+  SHIPPED_DATA_MODELS.map((model) => [model.name, model.compiled]),
+) as Readonly<Record<ShippedDataModelName, CompiledModel>>;
 
 /** The reference engine of a model file's model. */
 export function referenceEngineOf(model: CompiledModel): ModelEngine<DataReport, DataAuditOptions> {
