@@ -4,25 +4,47 @@
  * and the kernel is refused, naming the model, where the reference alone prints the state. In
  * process, through runCli, on journals `statefold gen` writes.
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ENGINE_NAMES } from "../../src/cli/engine.js";
+import type { Model } from "../../src/models/model.js";
 import { MODELS } from "../../src/models/registry.js";
 import { statefoldInProcess, tempFile } from "./cli-process.js";
 
-async function generated(model: string): Promise<string> {
-  const run = await statefoldInProcess(["gen", "--model", model, "--events", "60", "--seed", "3"]);
+/**
+ * A journal of the model and the arguments that name it: one `statefold gen` writes, whose header
+ * names its model, or — for a model defined by data, which has no generator — its bundled history.
+ */
+async function journalArguments(model: Model): Promise<string[]> {
+  if (model.gen === undefined) {
+    const folder = join("examples", model.name);
+    const [history] = readdirSync(folder)
+      .filter((name) => name.endsWith(".json"))
+      .sort();
+    return [join(folder, history as string), "--model", model.name];
+  }
+  const run = await statefoldInProcess([
+    "gen",
+    "--model",
+    model.name,
+    "--events",
+    "60",
+    "--seed",
+    "3",
+  ]);
   expect(run.code).toBe(0);
-  return tempFile(`${model}.jsonl`, run.stdout);
+  return [tempFile(`${model.name}.jsonl`, run.stdout)];
 }
 
 describe("replay of every model's journal", () => {
   it.each(MODELS.map((model) => [model.name, model] as const))(
     "prints the state a %s journal folds to, on each engine that can",
     async (name, model) => {
-      const journal = await generated(name);
+      const journal = await journalArguments(model);
       const engines = ENGINE_NAMES.filter((engine) => model.replay.onKernel || engine !== "wasm");
       const printed = await Promise.all(
-        engines.map((engine) => statefoldInProcess(["replay", journal, "--engine", engine])),
+        engines.map((engine) => statefoldInProcess(["replay", ...journal, "--engine", engine])),
       );
       for (const run of printed) {
         expect(run.stderr).toBe("");
@@ -33,17 +55,21 @@ describe("replay of every model's journal", () => {
     },
   );
 
-  it.each(MODELS.filter((model) => !model.replay.onKernel).map((model) => [model.name] as const))(
-    "refuses the kernel for a %s journal, naming its model",
-    async (name) => {
-      const run = await statefoldInProcess(["replay", await generated(name), "--engine", "wasm"]);
-      expect(run.code).toBe(2);
-      expect(run.stdout).toBe("");
-      expect(run.stderr).toMatch(
-        new RegExp(
-          `^statefold: replay of an? ${name} journal runs on the reference engine: pass --engine reference`,
-        ),
-      );
-    },
-  );
+  it.each(
+    MODELS.filter((model) => !model.replay.onKernel).map((model) => [model.name, model] as const),
+  )("refuses the kernel for a %s journal, naming its model", async (name, model) => {
+    const run = await statefoldInProcess([
+      "replay",
+      ...(await journalArguments(model)),
+      "--engine",
+      "wasm",
+    ]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `^statefold: replay of an? ${name} journal runs on the reference engine: pass --engine reference`,
+      ),
+    );
+  });
 });

@@ -32,6 +32,8 @@ const MIME_TYPES: Readonly<Record<string, string>> = {
   ".js": "text/javascript; charset=utf-8",
   ".wasm": "application/wasm",
   ".jsonl": "application/x-ndjson",
+  // The shipped models are JSON modules: a browser imports one only with this type.
+  ".json": "application/json",
 };
 
 /** Serves `root` read-only on 127.0.0.1; `pages` are extra in-memory documents by path. */
