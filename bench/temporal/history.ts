@@ -18,6 +18,12 @@ export interface HistoryMix {
   /** Events in the history, the start and the close included; at least 5. */
   readonly events: number;
   readonly seed: number;
+  /**
+   * Only what the model reads: eventId, eventType, taskId and the references among the
+   * attributes — records of ~160 bytes, near the operations journals' 127 (for
+   * ./compare-operations.ts).
+   */
+  readonly lean?: boolean;
 }
 
 type Attributes = Readonly<Record<string, unknown>>;
@@ -37,7 +43,7 @@ const LONGEST_ROUND = 3 + 3 * 3 + 2;
 export function* temporalHistory(mix: HistoryMix): Generator<Attributes> {
   if (!Number.isInteger(mix.events) || mix.events < 5)
     throw new Error(`a history of ${mix.events} events: it takes at least 5`);
-  const history = new HistoryWriter(mix.seed);
+  const history = new HistoryWriter(mix.seed, mix.lean ?? false);
   yield history.event("WorkflowExecutionStarted", {
     workflowType: { name: "OrderWorkflow" },
     taskQueue: TASK_QUEUE,
@@ -65,7 +71,10 @@ class HistoryWriter {
   private timeMs = FIRST_TIME_MS;
   private timersStarted = 0;
 
-  constructor(seed: number) {
+  constructor(
+    seed: number,
+    private readonly lean: boolean,
+  ) {
     this.random = new Random(seed);
   }
 
@@ -171,15 +180,35 @@ class HistoryWriter {
     this.written += 1;
     this.taskId += 1 + this.random.below(8);
     this.timeMs += this.random.below(40);
+    const eventType = this.random.chance(0.5) ? type : screamingType(type);
+    const member = `${type[0]?.toLowerCase()}${type.slice(1)}EventAttributes`;
+    if (this.lean) {
+      const read = Object.entries(attributes).filter(([key]) => REFERENCES.has(key));
+      const taskId = String(this.taskId);
+      return {
+        eventId: String(this.written),
+        eventType,
+        taskId,
+        [member]: Object.fromEntries(read),
+      };
+    }
     return {
       eventId: String(this.written),
       eventTime: new Date(this.timeMs).toISOString(),
-      eventType: this.random.chance(0.5) ? type : screamingType(type),
+      eventType,
       taskId: String(this.taskId),
-      [`${type[0]?.toLowerCase()}${type.slice(1)}EventAttributes`]: attributes,
+      [member]: attributes,
     };
   }
 }
+
+/** The attributes the shipped model reads, of those the history writes. */
+const REFERENCES = new Set([
+  "scheduledEventId",
+  "startedEventId",
+  "workflowTaskCompletedEventId",
+  "timerId",
+]);
 
 /** `ActivityTaskScheduled` as the server's enum spells it: `EVENT_TYPE_ACTIVITY_TASK_SCHEDULED`. */
 function screamingType(type: string): string {

@@ -17,7 +17,7 @@ export const DOCUMENT_CLOSE = "]}";
 
 /** The history of the mix in its form, in `folder` (by default the benchmarks' own). */
 export function temporalJournalFile(mix: TemporalMix, folder = BENCH_FOLDER): Promise<JournalFile> {
-  const name = `temporal-e${mix.events}-s${mix.seed}`;
+  const name = `temporal-e${mix.events}-s${mix.seed}${mix.lean === true ? "-lean" : ""}`;
   if (mix.form === "jsonl") return journalFile(folder, name, () => jsonlLines(mix), "\n");
   return journalFile(folder, name, () => documentLines(mix), "\n", DOCUMENT_EXTENSION);
 }
