@@ -17,8 +17,10 @@ import {
   MODELS,
   type ModelName,
   modelNamed,
+  type ShippedDataModelName,
 } from "../src/models/registry.js";
 import type { LoadEngineOptions, WasmEngine } from "./dag/engine.js";
+import type { WasmDataEngine } from "./data/engine.js";
 import type { LoadExecutiveEngineOptions, WasmExecutiveEngine } from "./executive/index.js";
 import type { LoadOperationsEngineOptions, WasmOperationsEngine } from "./operations/index.js";
 
@@ -44,6 +46,9 @@ export type {
 } from "./operations/index.js";
 
 export function loadEngine(
+  options: KernelOptions & { readonly model: ShippedDataModelName },
+): Promise<WasmDataEngine>;
+export function loadEngine(
   options: LoadExecutiveEngineOptions & { readonly model: "executive" },
 ): Promise<WasmExecutiveEngine>;
 export function loadEngine(
@@ -54,10 +59,10 @@ export function loadEngine(
 ): Promise<WasmEngine>;
 export async function loadEngine(
   options: unknown = {},
-): Promise<WasmEngine | WasmOperationsEngine | WasmExecutiveEngine> {
+): Promise<WasmEngine | WasmOperationsEngine | WasmExecutiveEngine | WasmDataEngine> {
   const { model = DEFAULT_MODEL, ...rest } = loadEngineArgument(options);
   const kernel = await modelNamed(model).kernel(rest);
-  return kernel as WasmEngine | WasmOperationsEngine | WasmExecutiveEngine;
+  return kernel as WasmEngine | WasmOperationsEngine | WasmExecutiveEngine | WasmDataEngine;
 }
 
 /** `loadEngine`'s options, checked: a model it ships, a build it has, no option it ignores. */

@@ -31,6 +31,7 @@ export { type HashedJournal, readFileHashed, resumableFile } from "./journal/rea
 export type { HashedPrefix, ResumableFile, SkippedPrefix } from "./journal/resumable-file.js";
 export { type AuditBytesOptions, type Engine, referenceEngine } from "./models/dag/engine.js";
 export * from "./models/dag/index.js";
+export * as data from "./models/data/api.js";
 export {
   type ExecutiveAuditOptions,
   type ExecutiveEngine,

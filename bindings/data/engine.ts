@@ -14,7 +14,7 @@ import {
 } from "../../src/engine-arguments.js";
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
-import { noDocumentSnapshots } from "../../src/models/data/engine.js";
+import { noDocumentSnapshots, splitStreamRefused } from "../../src/models/data/engine.js";
 import type { DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
 import type { ModelName } from "../../src/models/registry.js";
@@ -164,13 +164,7 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
   }
 
   protected begin(firstLine: Uint8Array): number {
-    if (this.compiled.journal.key !== null) {
-      // The reference's words (src/models/data/engine.ts, auditDataBytes).
-      throw new JournalError(
-        this.file,
-        `the model ${this.compiled.name} splits a stream into journals by a key: audit it with auditDataJournals`,
-      );
-    }
+    if (this.compiled.journal.key !== null) throw splitStreamRefused(this.file, this.compiled);
     const header = isDataHeader(firstLine, this.file, this.compiled.name);
     this.check(this.kernel.beginJsonl(header ? 1 : 0));
     return 0; // the kernel is fed line 1 and skips the header itself

@@ -2,7 +2,7 @@ import type { EngineName } from "../engine.js";
 import { JournalError } from "../journal/errors.js";
 import { readAnyJournal } from "../journal/index.js";
 import type { Model } from "../models/model.js";
-import { DEFAULT_MODEL, MODELS, modelNamed } from "../models/registry.js";
+import { DEFAULT_MODEL, MODELS, modelNamed, SHIPPED_DATA_MODELS } from "../models/registry.js";
 import {
   type CliOutput,
   type Command,
@@ -28,9 +28,19 @@ const REFERENCE_ONLY_NOTE =
     ? ""
     : `; the only\n${OPTION_INDENT}one that prints ${journalOf(wordList(REFERENCE_ONLY, "or"))}'s state`;
 
+const DATA_MODELS_SENTENCE = wrapHelp(
+  `The models defined by data are ${wordList(
+    SHIPPED_DATA_MODELS.map((model) => model.name),
+    "and",
+  )}, and any model file given as --model FILE.`,
+  0,
+  93,
+);
+
 const HELP = `Usage: statefold replay <journal|-> [--dag FILE] [--engine NAME] [--model NAME|FILE]
 
-Folds the journal's entries and prints the state they fold to, as JSON. ${[...new Set(MODELS.map((model) => model.replay.output))].join(" ")} - is a JSONL journal on the standard
+Folds the journal's entries and prints the state they fold to, as JSON. ${[...new Set(MODELS.map((model) => model.replay.output))].join(" ")}
+${DATA_MODELS_SENTENCE} - is a JSONL journal on the standard
 input.
 
 A log-integrity error stops the fold: the state before the offending entry is printed, and

@@ -17,13 +17,7 @@ import { wantsProgress } from "./progress-bar.js";
 const HELP = `Usage: statefold watch REDIS_URL [--queue Q] [--model NAME] ${modelFlagsUsage()} [--lease S]
                       [--max-deliveries N] [--drain] [--quiet]
 
-Audits live journals as their runtimes append them to Redis: each journal announced on the queue's
-live stream is taken by one watcher, which audits it against its model (dag, operations or
-executive: its header's or --model's) — what was appended since its last checkpoint — and
-commits the checkpoint with any new finding — each rule's first breach, published once as it
-happens — and at the journal's end publishes its verdict (statefold results --findings). A
-watcher that dies is replaced, after --lease seconds, by another that resumes from the last
-checkpoint. The runtimes' side, and the guarantees, are in docs/scale-out.md.
+${wrapHelp(`Audits live journals as their runtimes append them to Redis: each journal announced on the queue's live stream is taken by one watcher, which audits it against its model (${wordList(MODEL_NAMES, "or")}: its header's or --model's) — what was appended since its last checkpoint — and commits the checkpoint with any new finding — each rule's first breach, published once as it happens — and at the journal's end publishes its verdict (statefold results --findings). A watcher that dies is replaced, after --lease seconds, by another that resumes from the last checkpoint. The runtimes' side, and the guarantees, are in docs/scale-out.md.`, 0, 96)}
 
 Options:
   --queue Q            the queue's name (default ${DEFAULT_QUEUE})

@@ -36,6 +36,8 @@ declare const loadedFromFile: unique symbol;
 export type LoadedModelName = string & { readonly [loadedFromFile]: true };
 
 export type RegisteredModelName = RegisteredModel["name"];
+/** The name of a model defined by data that statefold ships. */
+export type ShippedDataModelName = (typeof SHIPPED_DATA_MODELS)[number]["name"];
 /** The name of a model written as a program. */
 export type ProgramModelName = (typeof PROGRAM_MODELS)[number]["name"];
 /** A registered model's name, or a loaded model file's. */

@@ -41,7 +41,7 @@ describe("bad input", () => {
       const run = await statefold(["audit", file, "--engine", engine]);
       expectCleanFailure(run);
       expect(run.stderr).toBe(
-        `statefold: ${file}:1:44: header: expected "model": one of "dag", "operations", "executive", found "workflow"\n`,
+        `statefold: ${file}:1:44: header: expected "model": one of "dag", "operations", "executive", "temporal", "cadence", "stepfunctions", found "workflow"\n`,
       );
     },
   );

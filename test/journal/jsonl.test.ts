@@ -191,19 +191,19 @@ describe("readJsonlJournal", () => {
         '{"statefold":"journal","version":1,"model":"workflow","dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", "executive", found "workflow"',
+        'header: expected "model": one of "dag", "operations", "executive", "temporal", "cadence", "stepfunctions", found "workflow"',
       ],
       [
         '{"statefold":"journal","version":1,"model":null,"dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", "executive", found null',
+        'header: expected "model": one of "dag", "operations", "executive", "temporal", "cadence", "stepfunctions", found null',
       ],
       [
         '{"statefold":"journal","version":1,"model":"DAG","dag":{"nodes":[]}}',
         1,
         44,
-        'header: expected "model": one of "dag", "operations", "executive", found "DAG"',
+        'header: expected "model": one of "dag", "operations", "executive", "temporal", "cadence", "stepfunctions", found "DAG"',
       ],
       ['{"statefold":"journal","version":1,"dag":[]}', 1, 42, "dag: expected a DAG"],
       [

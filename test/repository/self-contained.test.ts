@@ -33,7 +33,7 @@ function trackedTexts(): { path: string; text: string }[] {
  */
 function namedPaths(text: string, folders: readonly string[]): string[] {
   const pattern = new RegExp(
-    `(?<![\\w./-])(["']?)((?:${folders.join("|")})/[\\w./*<>…\${}-]*)`,
+    `(?<![\\w./-])(["']?)((?:${folders.join("|")})/[\\w./*<>…\${}+-]*)`,
     "g",
   );
   const paths: string[] = [];

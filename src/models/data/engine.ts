@@ -18,6 +18,17 @@ export interface DataAuditOptions {
 }
 
 /**
+ * Why a stream split by `journal.key` is refused by an engine's one-report calls and so by the
+ * commands, for now: its journals are reported by `auditDataJournals` (docs/api.md).
+ */
+export function splitStreamRefused(file: string, model: CompiledModel): JournalError {
+  return new JournalError(
+    file,
+    `the model ${model.name} splits its stream into journals by journal.key; statefold reports such a stream only through the library's auditDataJournals so far (docs/models/data.md, "A stream of journals")`,
+  );
+}
+
+/**
  * Why a journal that is a JSON document is neither snapshotted nor resumed, by either engine: a
  * document is written whole, not appended to (docs/models/data.md, "Journals").
  */
@@ -85,10 +96,6 @@ export function auditDataBytes(
   bytes: Uint8Array,
   options: DataAuditOptions = {},
 ): DataReport {
-  if (model.journal.key !== null)
-    throw new JournalError(
-      options.file ?? UNNAMED_JOURNAL,
-      `the model ${model.name} splits a stream into journals by a key: audit it with auditDataJournals`,
-    );
+  if (model.journal.key !== null) throw splitStreamRefused(options.file ?? UNNAMED_JOURNAL, model);
   return auditDataJournals(model, bytes, options)[0] as DataReport;
 }

@@ -33,6 +33,7 @@ export function dataModel<Name extends string>(
 ): DataModel<Name> {
   if (compiled.name !== name)
     throw new Error(`the model file is named "${compiled.name}", not "${name}"`);
+  let reference: Promise<ModelEngine<DataReport<Name>, DataAuditOptions>> | undefined;
   return {
     name,
     summary,
@@ -42,12 +43,15 @@ export function dataModel<Name extends string>(
       ...HEADER_FIELDS_ONLY,
       readJournal: (bytes, path) => readDataJournal(compiled, bytes, path),
     },
-    // Both engines report under the compiled model's name, which is `name`.
-    reference: async () =>
-      (await import("./engine.js")).referenceDataEngine(
-        compiled,
-        name as string as ModelName,
-      ) as unknown as ModelEngine<DataReport<Name>, DataAuditOptions>,
+    // Both engines report under the compiled model's name, which is `name`; the reference is made once.
+    reference: () =>
+      (reference ??= import("./engine.js").then(
+        ({ referenceDataEngine }) =>
+          referenceDataEngine(compiled, name as string as ModelName) as unknown as ModelEngine<
+            DataReport<Name>,
+            DataAuditOptions
+          >,
+      )),
     kernel: async (options) =>
       (await import("../../../bindings/data/engine.js")).loadDataEngine(
         compiled,
@@ -58,8 +62,9 @@ export function dataModel<Name extends string>(
     html: dataHtml(compiled),
     gate: dataGate(compiled),
     replay: {
-      output: `A journal
-of a model defined by data: its final block (docs/models/data.md).`,
+      output: `A journal of
+a model defined by data: its final block, each entity's instances counted by state, the
+counters and the registers, one line per journal (docs/models/data.md).`,
       onKernel: false,
       print: async (journal, _engine, output) =>
         (await import("../../cli/data/replay.js")).replayData(compiled, journal, output),

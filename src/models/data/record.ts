@@ -168,6 +168,8 @@ class RecordDocument {
     const offsets = new Map<string, number>();
     walkJson(this.text, (path, offset) => {
       const pointer = path.map((step) => `/${escapePointer(String(step))}`).join("");
+      // A repeated key's value is its last: what an earlier value under it held is forgotten.
+      if (offsets.has(pointer)) forgetUnder(memberOrder, pointer);
       offsets.set(pointer, offset);
       const last = path[path.length - 1];
       if (typeof last !== "string") return;
@@ -179,6 +181,11 @@ class RecordDocument {
     this.walked = { memberOrder, offsets };
     return this.walked;
   }
+}
+
+function forgetUnder(memberOrder: Map<string, string[]>, pointer: string): void {
+  for (const held of [...memberOrder.keys()])
+    if (held === pointer || held.startsWith(`${pointer}/`)) memberOrder.delete(held);
 }
 
 function escapePointer(name: string): string {

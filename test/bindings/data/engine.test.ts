@@ -338,7 +338,7 @@ describe("loadDataEngine: streams split by a key", () => {
     await expect(
       split.auditBytes(jsonl(intentRecord("payment_intent.created", 1, "a", 1)), { file: "s" }),
     ).rejects.toThrow(
-      "s: the model payment-intents splits a stream into journals by a key: audit it with auditDataJournals",
+      's: the model payment-intents splits its stream into journals by journal.key; statefold reports such a stream only through the library\'s auditDataJournals so far (docs/models/data.md, "A stream of journals")',
     );
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The data kernel's packed table and codes, held against the kernel's source: the layout the
- * host packs (bindings/data/ts) is the one assembly/data/ts reads, member for member;
+ * host packs (bindings/data/layout.ts) is the one assembly/data/layout.ts reads, member for member;
  * the codes the host reads back (bindings/data/codes.ts, read-report.ts) are the kernel's, by
  * position.
  */

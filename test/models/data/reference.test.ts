@@ -520,6 +520,20 @@ describe("reading records", () => {
     expect(r(`{"k":"e","Attributes":{"id":4}}`)).toBe(4);
   });
 
+  it("*SUFFIX under a repeated key looks only in the key's last value", () => {
+    const fields = { v: { path: "p.*Attributes.id", type: "int" } };
+    const model = modelWith(
+      { e: [{ put: "%r", value: "$v" }] },
+      {
+        records: { source: "lines", kind: { path: "k" }, fields },
+        journal: { registers: { r: 0 } },
+      },
+    );
+    const r = (text: string) => audit(model, [text]).final.registers.r;
+    expect(r(`{"k":"e","p":{"xAttributes":{"id":1}},"p":{"yAttributes":{"id":2}}}`)).toBe(2);
+    expect(r(`{"k":"e","p":{"xAttributes":{"id":1}},"p":{"y":{"id":2}}}`)).toBeNull();
+  });
+
   it("array-form paths reach members whose names hold dots", () => {
     const fields = { v: { path: ["a.b", { "*": "c" }], type: "int" } };
     const model = modelWith(
