@@ -3,7 +3,7 @@
  * auditor that reads the journal as JavaScript values pays at least this much. It parses any
  * JSONL, so it is measured at every model's scales; and a journal that is a JSON document as the
  * benchmarks write one — one record a line between the lines that open and close its array
- * (bench/temporal/journals.ts) — each record parsed alone, without the comma after it, and the
+ * (./json-document.ts) — each record parsed alone, without the comma after it, and the
  * frame once (its first and last lines joined, `{"events":[]}`), where a JSONL journal's header is.
  * Splitting a document into its records in JavaScript costs more than the parse itself, so no
  * reader of an arbitrary document is faster than this.
@@ -11,7 +11,7 @@
 import { createReadStream } from "node:fs";
 import { createInterface } from "node:readline";
 import type { EngineSpec } from "./bench-model.js";
-import { DOCUMENT_EXTENSION } from "./temporal/models.js";
+import { DOCUMENT_EXTENSION } from "./json-document.js";
 
 /** Parses every non-blank line of the file; returns how many there were. */
 export async function parseOnly(path: string): Promise<number> {

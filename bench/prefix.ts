@@ -3,12 +3,11 @@
  * written once beside the journal (named by the count, so reused), and the choice of how many
  * events an engine can audit within the time a scale allows it. A journal that is a JSON document
  * is written by the benchmarks one record a line between the lines that open and close its array
- * (bench/temporal/journals.ts): its prefix is its opening line and first records, closed.
+ * (./json-document.ts): its prefix is its opening line and first records, closed.
  */
 import { createReadStream, existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import type { JournalFile } from "./journal-files.js";
-import { DOCUMENT_CLOSE } from "./temporal/journals.js";
-import { DOCUMENT_EXTENSION } from "./temporal/models.js";
+import { DOCUMENT_CLOSE, DOCUMENT_EXTENSION } from "./json-document.js";
 
 export interface JournalSpan extends JournalFile {
   /** Events in the file. */

@@ -1,8 +1,8 @@
 /**
  * `node dist/bench/temporal/compare-operations.js [ROUNDS]`: the table-driven data kernel against
  * the hand-written operations kernel on comparable records, interleaved in worker processes
- * (bench/measure.ts), by CPU time: the operations journal of 10⁶ records (127 bytes each without
- * faults; an op's intents, settlements and finish, a lookup or two and a state step per record)
+ * (bench/measure.ts), by CPU time: the suite's operations journal of 10⁶ records (127 bytes each,
+ * one in a thousand a fault; an op's intents, settlements and finish, a lookup or two and a state step per record)
  * beside a Temporal history of as many records carrying only what the model reads (~160 bytes
  * each; a step, a slot's put or check, a register, a counter, the sequence and the monotone
  * taskId), and the full history (~384 bytes a record) of about the operations journal's bytes.
@@ -10,11 +10,14 @@
  * only, within one run.
  */
 import { measureInterleaved, median } from "../measure.js";
-import { operationsJournal } from "../operations/journals.js";
+import { SCALES, scaleJournal } from "../scales.js";
 import { temporalJournalFile } from "./journals.js";
 
 const rounds = Number(process.argv[2] ?? 7);
-const operations = await operationsJournal({ events: 1_000_000, seed: 42, faultsOfEachKind: 0 });
+const operationsScale = SCALES.find((scale) => scale.name === "operations-1e6-records-8-strands");
+if (operationsScale === undefined)
+  throw new Error("the suite has no operations scale of 10⁶ records");
+const operations = await scaleJournal(operationsScale);
 const journals = [
   {
     label: "operations kernel, operations journal",

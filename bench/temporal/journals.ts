@@ -4,16 +4,14 @@
  * and close its array — the records the same bytes in both, so that the two forms measure the
  * cost of the form.
  */
+
 import { BENCH_FOLDER, type JournalFile, journalFile } from "../journal-files.js";
+import { DOCUMENT_CLOSE, DOCUMENT_EXTENSION, DOCUMENT_OPEN } from "../json-document.js";
 import { temporalHistory } from "./history.js";
-import { DOCUMENT_EXTENSION } from "./models.js";
 import type { TemporalMix } from "./scales.js";
 
 /** A JSONL journal's header: a journal of the temporal model (docs/models/data.md, "Journals"). */
 export const TEMPORAL_HEADER = '{"statefold":"journal","version":1,"model":"temporal"}';
-/** The lines that open and close a document's array of events. */
-export const DOCUMENT_OPEN = '{"events":[';
-export const DOCUMENT_CLOSE = "]}";
 
 /** The history of the mix in its form, in `folder` (by default the benchmarks' own). */
 export function temporalJournalFile(mix: TemporalMix, folder = BENCH_FOLDER): Promise<JournalFile> {

@@ -10,6 +10,7 @@ import { checkModel } from "../../src/models/data/check.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { temporalModel } from "../../src/models/data/shipped/models.js";
 import temporalFile from "../../src/models/data/shipped/temporal.json" with { type: "json" };
+import { DOCUMENT_EXTENSION } from "../json-document.js";
 
 /** The shipped model: a history that is a JSON document. */
 export const TEMPORAL_DOCUMENT_MODEL: CompiledModel = temporalModel.compiled;
@@ -19,9 +20,6 @@ export const TEMPORAL_LINES_MODEL: CompiledModel = checkModel(
   { ...temporalFile, records: { ...temporalFile.records, source: "lines" } },
   "temporal.json (its records read as JSONL)",
 );
-
-/** The document's extension: a journal file of another name is JSONL. */
-export const DOCUMENT_EXTENSION = ".json";
 
 /** The model a journal file of the benchmarks is audited with, by its name. */
 export function temporalModelFor(path: string): CompiledModel {
