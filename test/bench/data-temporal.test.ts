@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BENCH_MODELS } from "../../bench/models.js";
+import { BENCH_MODELS, BENCHED_MODELS } from "../../bench/models.js";
 import { parseOnly } from "../../bench/parse-only.js";
 import { journalPrefix } from "../../bench/prefix.js";
 import { temporalHistory } from "../../bench/temporal/history.js";
@@ -68,6 +68,7 @@ describe("the benchmarks' Temporal histories", () => {
 
 describe("bench:check's temporal row", () => {
   it("holds the data kernel to the parse-only floor on a JSONL history", () => {
+    expect(BENCHED_MODELS).toContain("temporal"); // bench/check.ts measures each one's check
     const { scale, gates } = BENCH_MODELS.temporal.check;
     expect(scale.temporal.form).toBe("jsonl");
     expect(gates).toEqual([{ against: "parse-only", min: expect.any(Number) }]);
