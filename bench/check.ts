@@ -16,17 +16,16 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import { PROGRAM_MODEL_NAMES } from "../src/models/registry.js";
 import type { Gate } from "./bench-model.js";
 import { ENGINES, type EngineName, WASM_JSONL_ENGINES } from "./engines.js";
 import { type Measurement, measureInterleaved, median } from "./measure.js";
-import { BENCH_MODELS } from "./models.js";
+import { BENCH_MODELS, BENCHED_MODELS } from "./models.js";
 import { eventsOf, type Scale, scaleJournal } from "./scales.js";
 import { expectedReport, verifyFindings } from "./verify.js";
 
 /** Each model's journal measured on its own, its WASM engine against the engines of its gates. */
 const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate<EngineName>[] }[] =
-  PROGRAM_MODEL_NAMES.map((model) => BENCH_MODELS[model].check);
+  BENCHED_MODELS.map((model) => BENCH_MODELS[model].check);
 
 await refuseStaleKernels();
 let failed = false;

@@ -9,20 +9,16 @@
  * model.
  */
 
-import { PROGRAM_MODEL_NAMES, type ProgramModelName } from "../src/models/registry.js";
 import type { EngineSpec, Run } from "./bench-model.js";
-import { BENCH_MODELS, type EngineName } from "./models.js";
+import { BENCH_MODELS, BENCHED_MODELS, type BenchedModel, type EngineName } from "./models.js";
 
 export type { Finding, Run } from "./bench-model.js";
-export type { EngineName } from "./models.js";
+export type { BenchedModel, EngineName } from "./models.js";
 
-/** The models the benchmarks measure: every model statefold knows. */
-export type BenchedModel = ProgramModelName;
-
-/** Every model's engines, in the registry's order of models, each engine once. */
+/** Every model's engines, in the order of models measured, each engine once. */
 export const ENGINES: Readonly<Record<EngineName, EngineSpec>> = Object.assign(
   {},
-  ...PROGRAM_MODEL_NAMES.map((model) => BENCH_MODELS[model].engines),
+  ...BENCHED_MODELS.map((model) => BENCH_MODELS[model].engines),
 );
 
 export const ENGINE_NAMES = Object.keys(ENGINES) as EngineName[];
@@ -33,7 +29,7 @@ export function isEngineName(name: string): name is EngineName {
 
 /** Each model's WASM engine on JSONL (bench/bench-model.ts, `wasmJsonl`). */
 export const WASM_JSONL_ENGINES = Object.fromEntries(
-  PROGRAM_MODEL_NAMES.map((model) => [model, BENCH_MODELS[model].wasmJsonl]),
+  BENCHED_MODELS.map((model) => [model, BENCH_MODELS[model].wasmJsonl]),
 ) as Readonly<Record<BenchedModel, EngineName>>;
 
 /** The engines of `chosen` that read the model's journals, its WASM engine on JSONL first. */
@@ -44,9 +40,9 @@ export function enginesOfModel(model: BenchedModel, chosen: readonly EngineName[
   return [wasm, ...others];
 }
 
-/** The model whose journals the engine reads, the first of the registry's that name it. */
+/** The model whose journals the engine reads, the first of those measured that names it. */
 export function modelOfEngine(engine: EngineName): BenchedModel | undefined {
-  return PROGRAM_MODEL_NAMES.find((model) => Object.hasOwn(BENCH_MODELS[model].engines, engine));
+  return BENCHED_MODELS.find((model) => Object.hasOwn(BENCH_MODELS[model].engines, engine));
 }
 
 export function prepareEngine(name: EngineName, path: string): Promise<Run> {

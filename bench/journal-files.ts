@@ -18,16 +18,18 @@ export const BENCH_FOLDER = join(tmpdir(), "statefold-bench");
 
 /**
  * The journal named `name` in `folder`: written once from `texts`, each followed by `terminator`,
- * then reused (a file's name says all about its content).
+ * then reused (a file's name says all about its content). JSONL unless `extension` says otherwise
+ * (a journal that is a JSON document is `.json`).
  */
 export async function journalFile(
   folder: string,
   name: string,
   texts: () => Iterable<string>,
   terminator: "\n" | "",
+  extension = ".jsonl",
 ): Promise<JournalFile> {
   await mkdir(folder, { recursive: true });
-  const path = join(folder, `${name}.jsonl`);
+  const path = join(folder, `${name}${extension}`);
   if (!existsSync(path)) await writeTexts(path, texts(), terminator);
   return { path, bytes: statSync(path).size };
 }

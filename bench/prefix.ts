@@ -1,10 +1,13 @@
 /**
  * Prefixes of a journal for engines too slow to finish a scale: the header and the first events,
  * written once beside the journal (named by the count, so reused), and the choice of how many
- * events an engine can audit within the time a scale allows it.
+ * events an engine can audit within the time a scale allows it. A journal that is a JSON document
+ * is written by the benchmarks one record a line between the lines that open and close its array
+ * (./json-document.ts): its prefix is its opening line and first records, closed.
  */
 import { createReadStream, existsSync, renameSync, statSync, writeFileSync } from "node:fs";
 import type { JournalFile } from "./journal-files.js";
+import { DOCUMENT_CLOSE, DOCUMENT_EXTENSION } from "./json-document.js";
 
 export interface JournalSpan extends JournalFile {
   /** Events in the file. */
@@ -15,13 +18,21 @@ export interface JournalSpan extends JournalFile {
 
 /** The journal's header and first `events` events, as a file. */
 export async function journalPrefix(journal: JournalFile, events: number): Promise<JournalFile> {
-  const path = journal.path.replace(/\.jsonl$/, `.first-${events}.jsonl`);
+  const extension = journal.path.endsWith(DOCUMENT_EXTENSION) ? DOCUMENT_EXTENSION : ".jsonl";
+  const path = `${journal.path.slice(0, -extension.length)}.first-${events}${extension}`;
   if (!existsSync(path)) {
-    const bytes = await firstLines(journal.path, events + 1);
+    const lines = await firstLines(journal.path, events + 1);
+    const bytes = extension === DOCUMENT_EXTENSION ? closedDocument(lines) : lines;
     writeFileSync(`${path}.partial`, bytes);
     renameSync(`${path}.partial`, path);
   }
   return { path, bytes: statSync(path).size };
+}
+
+/** The first lines of a document, its last record's comma dropped and its array closed. */
+function closedDocument(lines: Uint8Array): Uint8Array {
+  const text = new TextDecoder().decode(lines).replace(/,\n$/, "\n");
+  return new TextEncoder().encode(`${text}${DOCUMENT_CLOSE}\n`);
 }
 
 async function firstLines(path: string, lines: number): Promise<Uint8Array> {

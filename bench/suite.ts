@@ -1,6 +1,7 @@
 /**
- * `npm run bench`: every engine side by side at three scales of the dag and operations models and
- * two of the executive (bench/<model>/scales.ts) —
+ * `npm run bench`: every engine side by side at three scales of the dag and operations models, two
+ * of the executive and a gigabyte Temporal history as JSONL and as a document for the shipped
+ * `temporal` model (bench/<model>/scales.ts) —
  * at a scale, the engines that read its model's journals — measured interleaved in worker
  * processes (bench/measure.ts), checked to agree (bench/verify.ts), and written to BENCHMARKS.md
  * with a chart per model of throughput against journal size.

@@ -6,10 +6,15 @@
  * parsed every line.
  */
 import { isDeepStrictEqual } from "node:util";
-import { readFileChunks } from "../src/journal/read-file-bytes.js";
-import type { KernelEngine } from "../src/models/model.js";
-import { type ModelReport, modelNamed, type ProgramModelName } from "../src/models/registry.js";
-import { type BenchedModel, type EngineName, type Finding, modelOfEngine } from "./engines.js";
+import type { ModelReport } from "../src/models/registry.js";
+import {
+  type BenchedModel,
+  type EngineName,
+  type Finding,
+  modelOfEngine,
+  prepareEngine,
+  WASM_JSONL_ENGINES,
+} from "./engines.js";
 
 export interface Checked {
   readonly engine: EngineName;
@@ -49,15 +54,14 @@ export function verifyFindings(scale: string, checked: readonly Checked[]): void
   }
 }
 
-/** The WASM engines of this process, one per model, loaded on first use. */
-const checkers = new Map<ProgramModelName, Promise<KernelEngine<ModelReport>>>();
-
-/** The in-process WASM engine's report on a journal file of the model: what the measured engines must find. */
+/**
+ * The report of the model's WASM engine on JSONL (its `wasmJsonl`, which reads every form of the
+ * model's journals) on a journal file, audited in this process: what the measured engines must
+ * find.
+ */
 export async function expectedReport(model: BenchedModel, path: string): Promise<ModelReport> {
-  let checker = checkers.get(model);
-  if (checker === undefined) {
-    checker = modelNamed(model).kernel();
-    checkers.set(model, checker);
-  }
-  return (await checker).auditBytes(readFileChunks(path), { file: path });
+  const run = await prepareEngine(WASM_JSONL_ENGINES[model], path);
+  const finding = await run();
+  if (!("report" in finding)) throw new Error(`${model}: its WASM engine gave no report`);
+  return finding.report;
 }
