@@ -1,16 +1,3 @@
-/**
- * A journal that is one JSON document, audited by the data kernel (docs/models/data.md,
- * `records.source` `{"array": PATH}`): the document streams through the reference's own reader
- * (src/journal/json-array-source.ts), which validates it whole and hands over each element of the
- * records array as it completes, with the line it starts on; each element is written into the
- * kernel and audited there (assembly/data/elements.ts). A document that breaks anywhere, or has
- * no records array, is refused with the reader's error, as the reference refuses it. Memory
- * holds the largest element, not the document.
- *
- * Snapshots of a document are not taken: its reader's state (where it is in the document) is no
- * kernel state yet.
- */
-import { JournalError } from "../../src/journal/errors.js";
 import { JsonArraySource } from "../../src/journal/json-array-source.js";
 import type { Path } from "../../src/models/data/compiled.js";
 import { noDocumentSnapshots } from "../../src/models/data/engine.js";
