@@ -1,4 +1,4 @@
-import { SHIPPED_DATA_MODELS } from "../models/registry.js";
+import { modelNamed, SHIPPED_DATA_MODELS } from "../models/registry.js";
 import { auditJournals } from "./audit-journals.js";
 import { AUDIT_FORMATS } from "./audit-printer.js";
 import {
@@ -104,7 +104,10 @@ async function runAudit(args: readonly string[], output: CliOutput): Promise<num
   const jobs = values.jobs === undefined ? null : integerFlag("audit", "--jobs", values.jobs, 1);
   if (journals.length === 0) throw new UsageError("audit needs at least one journal", "audit");
 
-  const inputs = journalInputs(journals);
+  const inputs = journalInputs(
+    journals,
+    model === undefined ? [] : (modelNamed(model).commandLine.journalExtensions ?? []),
+  );
   const progress = wantsProgress(output.stderrTerminal !== undefined, process.env, values.quiet);
   const {
     journals: reported,

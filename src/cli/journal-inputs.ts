@@ -64,7 +64,15 @@ const JOURNAL_EXTENSIONS = PLAIN_EXTENSIONS.flatMap((extension) => [
   extension + GZIP_EXTENSION,
 ]);
 
-export function journalInputs(args: readonly string[]): JournalInput[] {
+/** `extensions`: the model's own journals' (a document model's `.json`), listed in directories too. */
+export function journalInputs(
+  args: readonly string[],
+  extensions: readonly string[] = [],
+): JournalInput[] {
+  const listed = [
+    ...JOURNAL_EXTENSIONS,
+    ...extensions.flatMap((extension) => [extension, extension + GZIP_EXTENSION]),
+  ];
   if (args.filter((arg) => arg === STDIN_ARGUMENT).length > 1)
     throw new UsageError("the standard input (-) can be audited once", "audit");
   return args.flatMap((arg): JournalInput[] => {
@@ -72,15 +80,17 @@ export function journalInputs(args: readonly string[]): JournalInput[] {
     const stats = statSync(arg, { throwIfNoEntry: false });
     if (stats?.isDirectory() !== true)
       return [{ kind: "file", path: arg, bytes: sizeOf(arg, stats) }];
-    const found = journalsUnder(arg);
+    const found = journalsUnder(arg, listed);
     if (found.length > 0) return found;
-    const patterns = PLAIN_EXTENSIONS.map((extension) => `*${extension}`).join(" or ");
+    const patterns = [...PLAIN_EXTENSIONS, ...extensions]
+      .map((extension) => `*${extension}`)
+      .join(" or ");
     const message = `${arg}: expected ${patterns} journals in the directory, found none`;
     return [{ kind: "unreadable", path: arg, message }];
   });
 }
 
-function journalsUnder(directory: string): JournalInput[] {
+function journalsUnder(directory: string, extensions: readonly string[]): JournalInput[] {
   let entries: Dirent[];
   try {
     entries = readdirSync(directory, { withFileTypes: true });
@@ -92,8 +102,8 @@ function journalsUnder(directory: string): JournalInput[] {
   return entries.flatMap((entry): JournalInput[] => {
     const path = join(directory, entry.name);
     // Linked directories are not followed: a link back up would never end.
-    if (entry.isDirectory()) return journalsUnder(path);
-    if (!JOURNAL_EXTENSIONS.some((extension) => entry.name.endsWith(extension))) return [];
+    if (entry.isDirectory()) return journalsUnder(path, extensions);
+    if (!extensions.some((extension) => entry.name.endsWith(extension))) return [];
     const stats = statSync(path, { throwIfNoEntry: false });
     if (stats?.isDirectory() === true) return [];
     return [{ kind: "file", path, bytes: sizeOf(path, stats) }];

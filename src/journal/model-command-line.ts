@@ -43,6 +43,11 @@ export interface ModelCommandLine<Report, Options extends JournalOptions = Journ
    * text): reads a journal of the model whole, named `path` in errors.
    */
   readJournal?(bytes: Uint8Array, path: string): Journal;
+  /**
+   * How the names of its journals end where JSONL's `.jsonl` does not say (a model whose records
+   * are a document's array: `.json`): a directory audited with the model lists those files too.
+   */
+  readonly journalExtensions?: readonly string[];
 }
 
 /**

@@ -6,7 +6,9 @@
  */
 import { JournalError } from "../../journal/errors.js";
 import {
+  CLAUSE_OPS,
   type Clause,
+  type ClauseOp,
   COMPARISONS,
   type Comparison,
   type CompiledEntity,
@@ -58,23 +60,10 @@ export const MODEL_LIMITS = {
 } as const;
 
 const FIELD_TYPES: readonly FieldType[] = ["int", "string", "bool"];
-const CLAUSE_OPS_WRITTEN = [
-  "new",
-  "step",
-  "need",
-  "put",
-  "check",
-  "count",
-  "next",
-  "first",
-  "once",
-  "last",
-] as const;
-type WrittenOp = (typeof CLAUSE_OPS_WRITTEN)[number];
-const FLAG_CLAUSES: readonly WrittenOp[] = ["first", "once", "last"];
+const FLAG_CLAUSES: readonly ClauseOp[] = ["first", "once", "last"];
 
 /** The members each clause may carry beside `rule` and `else`; the first is the clause's own. */
-const CLAUSE_MEMBERS: Readonly<Record<WrittenOp, readonly string[]>> = {
+const CLAUSE_MEMBERS: Readonly<Record<ClauseOp, readonly string[]>> = {
   new: ["new", "key", "to"],
   step: ["step", "key", "from", "to"],
   need: ["need", "key", "in"],
@@ -598,7 +587,7 @@ class ModelChecker {
 
   private clause(value: unknown, at: PathInFile, context: ClauseContext): Clause {
     if (typeof value === "string") {
-      if (!FLAG_CLAUSES.includes(value as WrittenOp))
+      if (!FLAG_CLAUSES.includes(value as ClauseOp))
         this.fail(
           at,
           `a clause written as a string must be "first", "once" or "last", found ${describe(value)}`,
@@ -616,15 +605,15 @@ class ModelChecker {
       );
     const written = entriesOf(value)
       .map(([key]) => key)
-      .filter((key) => CLAUSE_OPS_WRITTEN.includes(key as WrittenOp)) as WrittenOp[];
+      .filter((key) => CLAUSE_OPS.includes(key as ClauseOp)) as ClauseOp[];
     if (written.length !== 1)
       this.fail(
         at,
         written.length === 0
-          ? `a clause needs one of ${CLAUSE_OPS_WRITTEN.join(", ")}`
-          : `a clause has exactly one of ${CLAUSE_OPS_WRITTEN.join(", ")}; this one has ${written.join(" and ")}`,
+          ? `a clause needs one of ${CLAUSE_OPS.join(", ")}`
+          : `a clause has exactly one of ${CLAUSE_OPS.join(", ")}; this one has ${written.join(" and ")}`,
       );
-    const op = written[0] as WrittenOp;
+    const op = written[0] as ClauseOp;
     const members = this.object(
       value,
       at,
@@ -639,7 +628,7 @@ class ModelChecker {
   }
 
   private clauseBody(
-    op: WrittenOp,
+    op: ClauseOp,
     members: ReadonlyMap<string, unknown>,
     at: PathInFile,
     context: ClauseContext,

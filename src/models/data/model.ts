@@ -42,6 +42,7 @@ export function dataModel<Name extends string>(
     commandLine: {
       ...HEADER_FIELDS_ONLY,
       readJournal: (bytes, path) => readDataJournal(compiled, bytes, path),
+      journalExtensions: "lines" in compiled.source ? [] : [".json"],
     },
     // Both engines report under the compiled model's name, which is `name`; the reference is made once.
     reference: () =>

@@ -2,8 +2,10 @@
  * A model defined by data in the HTML report (src/report/model-html.ts): a chip per rule with the
  * model file's description, then each listed finding with the record that made it, as written.
  */
+import type { DataEntry } from "../../models/data/audit.js";
 import type { CompiledModel } from "../../models/data/compiled.js";
 import type { DataReport } from "../../models/data/report.js";
+import { UnparseableLine } from "../../models/journal-source.js";
 import { formatCount } from "../../text/format-units.js";
 import { escapeHtml } from "../escape-html.js";
 import type { ModelHtml } from "../model-html.js";
@@ -12,7 +14,7 @@ import { eventLocation } from "../wording.js";
 import { ruleDescription, subjectText, WHY_DATA_REASON } from "./wording.js";
 
 interface DataContext extends GatheredContext {
-  /** By listed finding, the record it was found at, as JSON text; null where it was not read. */
+  /** By listed finding, the record it was found at, as the journal writes it; null where it was not read. */
   readonly records: readonly (string | null)[];
 }
 
@@ -22,8 +24,12 @@ export function dataHtml<Name extends string>(model: CompiledModel): ModelHtml<D
       // A split stream's indexes count one journal's records, not the file's entries.
       const unsplit = report.journal === undefined;
       const records = report.legality.first.map((finding) => {
-        const record = unsplit ? journal.events[finding.index] : undefined;
-        return record === undefined ? null : JSON.stringify(record);
+        const entry = unsplit
+          ? (journal.events[finding.index] as DataEntry | undefined)
+          : undefined;
+        return entry === undefined || entry.parsed instanceof UnparseableLine
+          ? null
+          : entry.parsed.text;
       });
       const context: DataContext = { gathered: true, records };
       return { file, report, context };
