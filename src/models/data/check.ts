@@ -432,6 +432,19 @@ class ModelChecker {
     return value.map((state, index) => this.state(state, [...at, index], stateIndex, entity));
   }
 
+  /** The states a step or need may find its instance in: at least one, or it could never apply. */
+  private someStates(
+    value: unknown,
+    at: PathInFile,
+    entity: EntityDraft,
+    clause: string,
+  ): number[] {
+    const states = this.states(value, at, entity.stateIndex, entity.name);
+    if (states.length === 0)
+      this.fail(at, `must name at least one state of ${entity.name}: ${clause} could never apply`);
+    return states;
+  }
+
   private state(
     value: unknown,
     at: PathInFile,
@@ -651,11 +664,11 @@ class ModelChecker {
       case "step": {
         const entity = this.entityNamed(members.get("step"), [...at, "step"], context.names);
         const draft = entityOf(context, entity);
-        const from = this.states(
+        const from = this.someStates(
           members.get("from"),
           [...at, "from"],
-          draft.stateIndex,
-          draft.name,
+          draft,
+          "a step from no state",
         );
         from.forEach((state, index) => {
           if (draft.final[state])
@@ -679,7 +692,7 @@ class ModelChecker {
           op,
           entity,
           key: this.key(members.get("key"), [...at, "key"], context),
-          in: this.states(members.get("in"), [...at, "in"], draft.stateIndex, draft.name),
+          in: this.someStates(members.get("in"), [...at, "in"], draft, "a need in no state"),
         };
       }
       case "put":

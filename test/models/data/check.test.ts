@@ -168,6 +168,18 @@ kinds:
       /"refund" is not a kind/,
     ],
     [
+      "a step from no state",
+      (m) => (m.kinds["payment_intent.processing"][0].from = []),
+      "/kinds/payment_intent.processing/0/from",
+      /must name at least one state of intent: a step from no state could never apply/,
+    ],
+    [
+      "a need in no state",
+      (m) => m.kinds["payment_intent.processing"].push({ need: "intent", key: "$pi", in: [] }),
+      "/kinds/payment_intent.processing/1/in",
+      /a need in no state could never apply/,
+    ],
+    [
       "a step out of a final state",
       (m) => (m.kinds["payment_intent.succeeded"][0].from = ["processing", "canceled"]),
       "/kinds/payment_intent.succeeded/0/from/1",

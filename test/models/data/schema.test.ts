@@ -167,6 +167,16 @@ const BAD_MODELS: readonly BadModel[] = [
     pointer: "/records/source",
   },
   {
+    name: "a step from no state",
+    model: changed(["kinds", "shut", 0, "from"], []),
+    pointer: "/kinds/shut/0/from",
+  },
+  {
+    name: "a need in no state",
+    model: changed(["kinds", "shut", 1, "in"], []),
+    pointer: "/kinds/shut/1/in",
+  },
+  {
     name: "an empty list of sources",
     model: changed(["records", "source"], []),
     pointer: "/records/source",
