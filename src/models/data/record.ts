@@ -8,7 +8,9 @@
  * integer-like keys first), and a number's exact value (`4.0000000000000001` is not an int,
  * though it parses to 4).
  */
+import { formatPath } from "../../journal/json-array-source.js";
 import { walkJson } from "../../journal/json-walk.js";
+import { pointerOf } from "./check.js";
 import type { CompiledField, CompiledModel, FieldType, Path, Value } from "./compiled.js";
 
 export type RecordProblem =
@@ -54,10 +56,10 @@ export function recordProblemMessage(model: CompiledModel, problem: RecordProble
     case "not-an-object":
       return "the record is not a JSON object";
     case "kind-not-a-string":
-      return `the record has no string at its kind's path, ${pathText(model.kindPath)}`;
+      return `the record has no string at its kind's path, ${formatPath(model.kindPath)}`;
     case "wrong-type": {
       const field = model.fields[problem.field] as CompiledField;
-      return `field "${field.name}" (${pathText(field.path)}) is not ${TYPE_NAMES[field.type]}`;
+      return `field "${field.name}" (${formatPath(field.path)}) is not ${TYPE_NAMES[field.type]}`;
     }
   }
 }
@@ -67,11 +69,6 @@ const TYPE_NAMES: Readonly<Record<FieldType, string>> = {
   string: "a string",
   bool: "true or false",
 };
-
-/** A path as the model file writes it: member names joined by ".", a suffix step as `*SUFFIX`. */
-export function pathText(path: Path): string {
-  return path.map((step) => ("member" in step ? step.member : `*${step.suffix}`)).join(".");
-}
 
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
@@ -145,7 +142,7 @@ class RecordDocument {
       if (member === undefined || !Object.hasOwn(here, member))
         return { value: undefined, pointer };
       here = here[member];
-      pointer = `${pointer}/${escapePointer(member)}`;
+      pointer += pointerOf([member]);
     }
     return { value: here, pointer };
   }
@@ -167,13 +164,13 @@ class RecordDocument {
     const memberOrder = new Map<string, string[]>();
     const offsets = new Map<string, number>();
     walkJson(this.text, (path, offset) => {
-      const pointer = path.map((step) => `/${escapePointer(String(step))}`).join("");
+      const pointer = pointerOf(path);
       // A repeated key's value is its last: what an earlier value under it held is forgotten.
       if (offsets.has(pointer)) forgetUnder(memberOrder, pointer);
       offsets.set(pointer, offset);
       const last = path[path.length - 1];
       if (typeof last !== "string") return;
-      const parent = pointer.slice(0, pointer.length - escapePointer(last).length - 1);
+      const parent = pointer.slice(0, pointer.length - pointerOf([last]).length);
       const members = memberOrder.get(parent);
       if (members === undefined) memberOrder.set(parent, [last]);
       else if (!members.includes(last)) members.push(last);
@@ -186,10 +183,6 @@ class RecordDocument {
 function forgetUnder(memberOrder: Map<string, string[]>, pointer: string): void {
   for (const held of [...memberOrder.keys()])
     if (held === pointer || held.startsWith(`${pointer}/`)) memberOrder.delete(held);
-}
-
-function escapePointer(name: string): string {
-  return name.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
