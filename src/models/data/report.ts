@@ -103,3 +103,11 @@ export type DataReport<Name extends string = string> = ReportFrame<
   /** The journal's key value, when a stream is split by `journal.key` (null: no journal began). */
   readonly journal?: ReportValue;
 };
+
+/**
+ * The report of a stream split by `journal.key` (docs/models/data.md, "A stream of journals"): a
+ * report per journal, in order of first appearance, each with its `journal` key.
+ */
+export interface DataJournalsReport<Name extends string = string> {
+  readonly journals: readonly DataReport<Name>[];
+}
