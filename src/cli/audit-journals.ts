@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { ModelName } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
 import type { UnreadableJournal } from "../report/views.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
@@ -96,7 +97,9 @@ export async function auditJournals(
       }
       readable += 1;
       tally.finish(index, outcome.bytesRead, outcome.events, outcome.passes);
-      if (outcome.report !== null) journals.push({ file: outcome.file, report: outcome.report });
+      const { file, report } = outcome;
+      if (report !== null)
+        journals.push(...journalReports(report).map((one) => ({ file, report: one })));
       printer.journal(outcome.output);
     }
     printer.finish(inputs.length, readable, tally);

@@ -10,7 +10,7 @@ import { referenceAuditing } from "../../reference-auditor.js";
 import type { ModelName } from "../registry.js";
 import { auditDataEntries, type DataEntry } from "./audit.js";
 import type { CompiledModel } from "./compiled.js";
-import type { DataReport } from "./report.js";
+import type { DataAnswer, DataReport } from "./report.js";
 
 export interface DataAuditOptions {
   /** Names the journal in errors. */
@@ -43,9 +43,11 @@ export function noDocumentSnapshots(file: string): JournalError {
 export function referenceDataEngine(
   model: CompiledModel,
   name: ModelName,
-): ModelEngine<DataReport, DataAuditOptions> {
+): ModelEngine<DataAnswer, DataAuditOptions> {
   const auditWhole = (bytes: Uint8Array, options: DataAuditOptions) =>
-    auditDataBytes(model, bytes, options);
+    model.journal.key === null
+      ? auditDataBytes(model, bytes, options)
+      : { journals: auditDataJournals(model, bytes, options) };
   const auditing = referenceAuditing(name, auditWhole, AUDITOR_OPTIONS);
   const engine = {
     name: "reference" as const,
