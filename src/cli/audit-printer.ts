@@ -116,8 +116,8 @@ export class AuditPrinter {
   }
 
   /**
-   * The end: `given` journals were asked for, `readable` of them could be read, and the tally
-   * counted those that failed.
+   * The end: `given` journals were found (each journal of a stream split by its model counted),
+   * `readable` of them could be read, and the tally counted those that failed.
    */
   finish(given: number, readable: number, tally: AuditTally): void {
     const { format, single, strict } = this.options;
@@ -126,7 +126,8 @@ export class AuditPrinter {
         if (!single) this.write(this.printed === 0 ? "[]\n" : "\n]\n");
         return;
       case "text": {
-        if (single || readable === 0) return;
+        // One file is printed bare, unless its model split it into several journals.
+        if ((single && given === 1) || readable === 0) return;
         const passing = readable - tally.totals().failing;
         this.write(
           `\n${totalsLine(readable, tally, strict)}\n${renderSummary(given, readable, passing, strict).trimStart()}`,

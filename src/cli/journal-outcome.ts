@@ -24,8 +24,10 @@ export type JournalOutcome =
       readonly file: string;
       readonly bytesRead: number;
       readonly events: number;
-      /** Under the printer's `strict`. */
-      readonly passes: boolean;
+      /** Its journals: one, or — a stream split by its model — each of the stream's. */
+      readonly journals: number;
+      /** How many of them do not pass, under the printer's `strict`. */
+      readonly failing: number;
       /** From `renderJournalOutput`. */
       readonly output: string;
       /** Null unless `keepReport`. */
@@ -69,7 +71,8 @@ async function outcomeOf(
     file: run.file,
     bytesRead,
     events: journals.reduce((sum, journal) => sum + journal.events, 0),
-    passes: journals.every((journal) => passes(journal, options.printer.strict)),
+    journals: journals.length,
+    failing: journals.filter((journal) => !passes(journal, options.printer.strict)).length,
     output: renderJournalOutput(
       { ...run, numbers: await numbersFor(run, options, rereadable) },
       options.printer,

@@ -61,6 +61,12 @@ describe.each(["reference"])("a split stream audited by the %s engine", (engine)
       `✓ ${CONFORMANT} [journal "A-1002"]: strictly conformant (3 events)`,
       `✓ ${CONFORMANT} [journal "A-1003"]: strictly conformant (5 events)`,
     ]);
+    expect(run.stdout.trimEnd().split("\n").at(-1)).toBe("3 of 3 journals conformant");
+    const both = await audit(CONFORMANT, VIOLATIONS);
+    expect(both.code).toBe(1);
+    expect(both.stdout).toMatch(
+      /\n6 journals, 31 events, 3 not conformant, .*\n3 of 6 journals conformant\n$/,
+    );
   });
 
   it("stops the whole stream at a record without its key, in every journal's report", async () => {
