@@ -184,6 +184,38 @@ describe("loadDataEngine: a stream split by a key", () => {
     );
   });
 
+  it("streams through an auditor in chunks of any size, to the same reports", async () => {
+    const bytes = interleaved();
+    const auditor = engine.openAuditor({ file: "stream.jsonl" });
+    for (let at = 0; at < bytes.length; at += 7) auditor.write(bytes.subarray(at, at + 7));
+    expect(auditor.finish()).toEqual({
+      journals: auditDataJournals(splitPayments(), bytes, { file: "stream.jsonl" }),
+    });
+  });
+
+  it("keys journals by an int field, written as a number or as digits alike", async () => {
+    const model = splitPayments();
+    const byInt = {
+      ...model,
+      fields: model.fields.map((field) =>
+        field.name === "account" ? { ...field, type: "int" as const } : field,
+      ),
+    };
+    const journals = await journalsOf(
+      jsonl(
+        { ...accountRecord("", created, 1, "pi_1", 5), account: 7 },
+        { ...accountRecord("", created, 1, "pi_1", 5), account: "8" },
+        { ...accountRecord("", processing, 2, "pi_1"), account: "7" },
+        { ...accountRecord("", processing, 2, "pi_1"), account: 8.0 },
+      ),
+      byInt,
+    );
+    expect(journals.map((journal) => [journal.journal, journal.events])).toEqual([
+      [7, 2],
+      [8, 2],
+    ]);
+  });
+
   it("leaves a model that does not split its stream one report", async () => {
     const unsplit = await loadDataEngine(paymentIntents());
     const report = await unsplit.auditBytes(interleaved());
