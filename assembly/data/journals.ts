@@ -221,7 +221,6 @@ function growTable(): bool {
 
 /** The stream's integrity error: in every journal's report, at its own count of records. */
 export function stopStreamAtIntegrityFault(line: f64, problem: i32, field: i32): void {
-  save(active);
   for (let journal: u32 = 0; journal < contextCount; journal++) {
     const block = <usize>load<u32>(contextAt(journal) + CONTEXT_REPORT);
     noteIntegrityFault(block, load<f64>(block + REPORT_EVENTS), line, problem, field);

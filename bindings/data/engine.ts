@@ -3,6 +3,9 @@
  * tables packed once (./pack-model.ts) into its own kernel instance, then any number of journals
  * streamed through it in chunks of any size, each giving the report the reference gives for the
  * same bytes. The streaming and resuming are every streamed model's (../streamed-session.ts).
+ * A model that splits its stream by `journal.key` is audited in the same one pass, its journals
+ * side by side in the kernel (assembly/data/journals.ts), and reported as the reference's
+ * `auditDataJournals` reports it: `{ journals: [...] }`, snapshots holding every journal.
  */
 
 import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
