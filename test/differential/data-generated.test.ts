@@ -53,6 +53,7 @@ describe("data kernel ≡ reference: generated models and journals", () => {
 
 describe("data kernel ≡ reference: generated streams split by journal.key", () => {
   it("give the same report per journal, or the same refusal, in any chunking", async () => {
+    const reasons = new Set<string>();
     const seen = {
       journals: 0,
       several: 0,
@@ -75,6 +76,8 @@ describe("data kernel ≡ reference: generated streams split by journal.key", ()
           }));
           if ("returned" in expected) {
             const { journals } = expected.returned;
+            for (const report of journals)
+              for (const finding of report.legality.first) reasons.add(finding.reason);
             seen.journals += 1;
             if (journals.length > 1) seen.several += 1;
             if (journals[0]?.journal === null) seen.none += 1;
@@ -98,6 +101,7 @@ describe("data kernel ≡ reference: generated streams split by journal.key", ()
     expect(seen.keyless).toBeGreaterThan(0);
     expect(seen.tornTail).toBeGreaterThan(0);
     expect(seen.none).toBeGreaterThan(0);
+    expect([...reasons].sort()).toEqual([...DATA_REASONS].sort());
     expect(seen.documents).toBeGreaterThan(0);
   }, 300_000);
 });
