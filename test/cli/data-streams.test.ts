@@ -3,7 +3,7 @@
  * journals"): reported as a directory is — a report per journal in order of first appearance,
  * each with its key — in every format, by the gate and in the HTML report, by both engines.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { auditDataJournals } from "../../src/models/data/engine.js";
@@ -19,7 +19,7 @@ async function referenceReports(journal: string) {
   return auditDataJournals(await loadModelFile(MODEL), readFileSync(journal), { file: journal });
 }
 
-describe.each(["reference"])("a split stream audited by the %s engine", (engine) => {
+describe.each(["reference", "wasm"])("a split stream audited by the %s engine", (engine) => {
   const audit = (...args: string[]) =>
     statefoldInProcess(["audit", "--model", MODEL, "--engine", engine, ...args]);
 
@@ -131,5 +131,31 @@ describe.each(["reference"])("a split stream audited by the %s engine", (engine)
     for (const key of ["B-2001", "B-2002", "B-2003"]) {
       expect(page).toContain(`${VIOLATIONS} [journal &quot;${key}&quot;]`);
     }
+  });
+});
+
+describe("gate --snapshot on a split stream", () => {
+  it("resumes every journal from the snapshot and judges the appended records as a whole audit does", async () => {
+    const dir = testTempDir("split-gate");
+    const journal = join(dir, "orders.jsonl");
+    const snapshot = join(dir, "orders.snapshot");
+    writeFileSync(journal, readFileSync(CONFORMANT));
+    const gate = () =>
+      statefoldInProcess(["gate", "--model", MODEL, journal, "--snapshot", snapshot]);
+    expect((await gate()).stdout).toBe(`resume: ${journal} is conformant (15 events)\n`);
+    const first = readFileSync(snapshot);
+    appendFileSync(
+      journal,
+      '{"order_id":"A-1004","version":1,"type":"order.placed","amount":10,"currency":"eur"}\n' +
+        '{"order_id":"A-1004","version":2,"type":"order.cancelled"}\n',
+    );
+    expect((await gate()).stdout).toBe(`resume: ${journal} is conformant (17 events)\n`);
+    expect(readFileSync(snapshot).equals(first)).toBe(false);
+    appendFileSync(journal, '{"order_id":"A-1002","version":5,"type":"payment.captured"}\n');
+    const refused = await gate();
+    const whole = await statefoldInProcess(["gate", "--model", MODEL, journal]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe(whole.stdout);
+    expect(refused.stdout).toMatch(/^refuse: .* \[journal "A-1002"\]: /);
   });
 });
