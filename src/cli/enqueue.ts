@@ -1,17 +1,15 @@
+import { MODEL_NAMES } from "../models/registry.js";
 import { connectRedis } from "../scale/connect.js";
 import { jobModelOf } from "../scale/job-model.js";
 import { JobQueue } from "../scale/job-queue.js";
 import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { type CliOutput, type Command, ExitCode, parseCommand, UsageError } from "./command.js";
-import { wrapHelp } from "./help-columns.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 
 const HELP = `Usage: statefold enqueue REDIS_URL [--queue Q] [--model NAME|FILE] [LOCATION...]
 
-Adds a job per location to the queue, for statefold worker: a journal file, or a directory the
-worker replaces by a job per journal under it. Locations are paths as the workers see them
-(shared storage), not checked here. With no LOCATION they are read from the standard input,
-one a line. See docs/scale-out.md.
+${wrapHelp(`Adds a job per location to the queue, for statefold worker: a journal file, or a directory the worker replaces by a job per journal under it. Locations are paths as the workers see them (shared storage), not checked here. With no LOCATION they are read from the standard input, one a line. With --model every job names the model its journal is audited against, whatever the worker's own --model: ${wordList(MODEL_NAMES, "or")}, or a model file's. See docs/scale-out.md.`, 0, 93)}
 
 Options:
   --queue Q           the queue's name (default ${DEFAULT_QUEUE})

@@ -1,4 +1,5 @@
 import { Worker } from "node:worker_threads";
+import { MODEL_NAMES } from "../models/registry.js";
 import { bytesFlag, oneRedisUrl, secondsFlag } from "../scale/flags.js";
 import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
@@ -11,7 +12,7 @@ import {
 import { formatBytes } from "../text/format-units.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
-import { wrapHelp } from "./help-columns.js";
+import { wordList, wrapHelp } from "./help-columns.js";
 import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 import {
   givenModelFlags,
@@ -26,7 +27,7 @@ const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [-
                        ${modelFlagsUsage()} [--strict] [--lease S] [--snapshot-every BYTES]
                        [--snapshot-dir DIR] [--max-deliveries N] [--drain] [--quiet]
 
-${wrapHelp("Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does — against its model: the one the job names (enqueue --model), else --model's, else its header's — and publishes its verdict (statefold results) in the same atomic step that acknowledges the job.", 0, 93)}
+${wrapHelp(`Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does — against its model, ${wordList(MODEL_NAMES, "or")}, or a model file's: the one the job names (enqueue --model), else --model's, else its header's — and publishes its verdict (statefold results) in the same atomic step that acknowledges the job.`, 0, 93)}
 Every --snapshot-every bytes the audit's snapshot is committed under the job, fenced by the
 lease's epoch: a worker that lost its job commits nothing. A job whose worker is silent for
 --lease seconds (killed, stopped, its machine lost) is taken over by another worker, which
