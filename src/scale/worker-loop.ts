@@ -105,7 +105,17 @@ async function runJob(
     const model = modelForJob(jobModel, options.model);
     if (isDirectory(location)) {
       const extensions = model === undefined ? [] : modelNamed(model).commandLine.journalExtensions;
-      const journals = journalInputs([location], extensions).map((input) => input.path);
+      const inputs = journalInputs([location], extensions);
+      const unlisted = inputs.find(
+        (input) => input.kind === "unreadable" && input.path === location,
+      );
+      if (unlisted?.kind === "unreadable") {
+        // Its verdict is the error audit gives it: queued again, it would be listed again, for ever.
+        const verdict = JSON.stringify({ file: location, error: unlisted.message });
+        if (!(await queue.finish(id, epoch, location, verdict)).done) throw new LeaseLost();
+        return 0;
+      }
+      const journals = inputs.map((input) => input.path);
       if (!(await queue.expand(id, epoch, jobModel, journals))) throw new LeaseLost();
       report.line(`${location}: ${journals.length} journals queued`);
       return null;
