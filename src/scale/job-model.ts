@@ -6,6 +6,7 @@
  * the worker's `--model`, else its journal header's, as `statefold audit` chooses.
  */
 import { createHash } from "node:crypto";
+import type { CompiledModel } from "../models/data/compiled.js";
 import type { DataModel } from "../models/data/model.js";
 import { isModelName, type ModelName, modelNamed } from "../models/registry.js";
 
@@ -16,6 +17,9 @@ export interface JobModel {
   readonly digest: string | null;
 }
 
+/** Each compiled model's digest, worked out once: a worker checks it for every job. */
+const digests = new WeakMap<CompiledModel, string>();
+
 /**
  * A registered or loaded model as a job names it: with its digest when it is defined by data, so
  * that the same file written in JSON or YAML, with other whitespace or comments, has the same
@@ -24,11 +28,21 @@ export interface JobModel {
 export function jobModelOf(name: ModelName): JobModel {
   const model = modelNamed(name);
   if (!("compiled" in model)) return { name, digest: null };
-  const compiled = JSON.stringify((model as DataModel).compiled, (_key, value: unknown) =>
-    // A compiled model holds Maps (spellings to kinds) and bigints (ints): JSON says neither.
-    typeof value === "bigint" ? { int: String(value) } : value instanceof Map ? [...value] : value,
-  );
-  return { name, digest: createHash("sha256").update(compiled).digest("hex") };
+  const { compiled } = model as DataModel;
+  let digest = digests.get(compiled);
+  if (digest === undefined) {
+    const text = JSON.stringify(compiled, (_key, value: unknown) =>
+      // A compiled model holds Maps (spellings to kinds) and bigints (ints): JSON says neither.
+      typeof value === "bigint"
+        ? { int: String(value) }
+        : value instanceof Map
+          ? [...value]
+          : value,
+    );
+    digest = createHash("sha256").update(text).digest("hex");
+    digests.set(compiled, digest);
+  }
+  return { name, digest };
 }
 
 /**
