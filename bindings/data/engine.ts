@@ -18,7 +18,7 @@ import {
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { noDocumentSnapshots } from "../../src/models/data/engine.js";
-import type { DataJournalsReport, DataReport } from "../../src/models/data/report.js";
+import type { DataAnswer, DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
 import type { ModelName } from "../../src/models/registry.js";
 import type { KernelFlavour } from "../kernel.js";
@@ -41,12 +41,10 @@ import type { DataSnapshotBody } from "./snapshot-body.js";
  * What auditing a journal gives: its report, or — when the model splits a stream into journals by
  * `journal.key` — a report per journal (docs/models/data.md, "A stream of journals").
  */
-export type DataAudit = DataReport | DataJournalsReport;
-
-export type DataJournalAuditor<Report extends DataAudit = DataReport> = StreamedAuditor<Report>;
+export type DataJournalAuditor<Report extends DataAnswer = DataReport> = StreamedAuditor<Report>;
 
 /** `Report` is `DataJournalsReport` for a model that splits its streams, `DataReport` otherwise. */
-export interface WasmDataEngine<Report extends DataAudit = DataReport> {
+export interface WasmDataEngine<Report extends DataAnswer = DataReport> {
   readonly name: "wasm";
   readonly flavour: KernelFlavour;
   /** The model the engine audits with. */
@@ -68,7 +66,7 @@ const PAGE_BYTES = 65536;
  * The engine of a compiled model; its `Report` is the caller's to name: `DataJournalsReport` when
  * the model's `journal.key` splits its streams.
  */
-export async function loadDataEngine<Report extends DataAudit = DataReport>(
+export async function loadDataEngine<Report extends DataAnswer = DataReport>(
   model: CompiledModel,
   options: KernelOptions = {},
 ): Promise<WasmDataEngine<Report>> {
@@ -90,12 +88,12 @@ export async function loadDataEngine<Report extends DataAudit = DataReport>(
     flavour,
     model,
     packed,
-  ) as WasmDataEngine<DataAudit> as WasmDataEngine<Report>;
+  ) as WasmDataEngine<DataAnswer> as WasmDataEngine<Report>;
 }
 
 class DataKernelEngine
-  extends StreamedKernelEngine<DataKernelExports, DataAudit>
-  implements WasmDataEngine<DataAudit>
+  extends StreamedKernelEngine<DataKernelExports, DataAnswer>
+  implements WasmDataEngine<DataAnswer>
 {
   private readonly owner: SessionOwner<DataKernelExports> = { kernel: this.kernel, generation: 0 };
 
@@ -112,7 +110,7 @@ class DataKernelEngine
     return new Session(this.owner, options, this.model, this.packed);
   }
 
-  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataAudit> {
+  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataAnswer> {
     if ("lines" in this.model.source) return super.auditBytes(given, givenOptions);
     const { bytes, options } = auditBytesArguments<StreamedSessionOptions>(
       given,
@@ -124,7 +122,7 @@ class DataKernelEngine
     return session.finish();
   }
 
-  override openAuditor(options?: unknown): DataJournalAuditor<DataAudit> {
+  override openAuditor(options?: unknown): DataJournalAuditor<DataAnswer> {
     if ("lines" in this.model.source) return super.openAuditor(options);
     const checked = optionsArgument<StreamedSessionOptions>(
       "openAuditor(options)",
@@ -138,7 +136,7 @@ class DataKernelEngine
     snapshot: unknown,
     journal: unknown,
     options?: unknown,
-  ): Promise<DataJournalAuditor<DataAudit>> {
+  ): Promise<DataJournalAuditor<DataAnswer>> {
     if ("lines" in this.model.source) return super.resume(snapshot, journal, options);
     const checked = optionsArgument<StreamedSessionOptions>(
       "resume(snapshot, journal, options)",
@@ -149,7 +147,7 @@ class DataKernelEngine
   }
 
   /** A journal that is one JSON document (./document-session.ts). */
-  private documentSession(options: StreamedSessionOptions): DocumentSession<DataAudit> {
+  private documentSession(options: StreamedSessionOptions): DocumentSession<DataAnswer> {
     const { source } = this.model;
     if ("lines" in source) throw new Error("statefold: a JSONL model has no document session");
     return new DocumentSession(
@@ -171,7 +169,7 @@ const RESTORE_INVALID = 1;
 /** The kernel's limit code for exhausted memory (assembly/jsonl.ts, Limit). */
 const LIMIT_MEMORY = 1;
 
-class Session extends StreamedSession<DataKernelExports, DataAudit, DataSnapshotBody> {
+class Session extends StreamedSession<DataKernelExports, DataAnswer, DataSnapshotBody> {
   /** The model file's name: a snapshot names its model as every model's does. */
   protected readonly model: ModelName;
   protected readonly memoryMessage = MEMORY_MESSAGE;
@@ -236,7 +234,7 @@ class Session extends StreamedSession<DataKernelExports, DataAudit, DataSnapshot
     if (restored !== RESTORE_OK) this.check(LIMIT_MEMORY);
   }
 
-  protected readReport(): DataAudit {
+  protected readReport(): DataAnswer {
     return readDataAudit(this.kernel, this.compiled);
   }
 }

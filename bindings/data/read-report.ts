@@ -6,6 +6,7 @@
  */
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import type {
+  DataAnswer,
   DataFinal,
   DataFinding,
   DataIntegrity,
@@ -46,10 +47,7 @@ export function reportInt(value: bigint): ReportInt {
  * The report of a model's journal; when the model splits its stream (`journal.key`), a report per
  * journal, in order of first appearance, each with its key (null: no journal began).
  */
-export function readDataAudit(
-  kernel: DataKernelExports,
-  model: CompiledModel,
-): DataReport | DataJournalsReport {
+export function readDataAudit(kernel: DataKernelExports, model: CompiledModel): DataAnswer {
   if (model.journal.key === null) return readDataReport(kernel, model);
   const journals: DataReport[] = [];
   for (let journal = 0; journal < kernel.journalCount(); journal++) {

@@ -38,9 +38,9 @@ export function referenceEngineOf(model: CompiledModel): ModelEngine<DataAnswer,
 export function loadEngineOf(
   model: CompiledModel,
   options: KernelOptions = {},
-): Promise<WasmDataEngine> {
+): Promise<WasmDataEngine<DataAnswer>> {
   known(model);
-  return loadDataEngine(model, options);
+  return loadDataEngine<DataAnswer>(model, options);
 }
 
 function known(model: CompiledModel): ModelName {
