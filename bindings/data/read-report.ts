@@ -10,7 +10,6 @@ import type {
   DataFinal,
   DataFinding,
   DataIntegrity,
-  DataJournalsReport,
   DataReason,
   DataReport,
   DataVerdict,

@@ -13,7 +13,7 @@ import { readJsonlLines } from "../jsonl-lines.js";
 export function readDataJournal(model: CompiledModel, bytes: Uint8Array, file: string): Journal {
   if (!("lines" in model.source)) return readArrayDocument(model.source.arrays, bytes, file);
   const read = readJsonlLines(bytes);
-  if (read.header !== null) checkHeader(model, read.header, file);
+  if (read.header !== null) checkDataHeader(read.header.value, read.header.text, file, model.name);
   return {
     header: read.header === null ? null : { model: null, fields: null },
     events: [...read.entries],
@@ -46,32 +46,27 @@ function readArrayDocument(paths: readonly Path[], bytes: Uint8Array, file: stri
  * A header of a journal audited with a model file says no more than that it is a journal, and
  * may name the model — by the file's `name`, never another (docs/models/data.md, "Journals").
  */
-function checkHeader(
-  model: CompiledModel,
-  header: { readonly value: Record<string, unknown>; readonly text: string },
+/**
+ * A data journal's header (docs/journals.md, "The header"): `"statefold": "journal"`, version 1,
+ * and a `model`, when it names one, that is the model file's name. Both engines check it here.
+ */
+export function checkDataHeader(
+  header: Readonly<Record<string, unknown>>,
+  text: string,
   file: string,
+  modelName: string,
 ): void {
-  const origin = { file, text: header.text, firstLine: 1 };
-  const { statefold, version } = header.value;
+  const refuse = (member: string, detail: string): never => {
+    throw jsonValueError({ file, text, firstLine: 1 }, [member], detail, "header");
+  };
+  const { statefold, version } = header;
   if (statefold !== "journal")
-    throw jsonValueError(
-      origin,
-      ["statefold"],
-      `expected "statefold": "journal", found ${describeJsonValue(statefold)}`,
-      "header",
-    );
+    refuse("statefold", `expected "statefold": "journal", found ${describeJsonValue(statefold)}`);
   if (version !== 1)
-    throw jsonValueError(
-      origin,
-      ["version"],
-      `expected "version": 1, found ${describeJsonValue(version)}`,
-      "header",
-    );
-  if (Object.hasOwn(header.value, "model") && header.value.model !== model.name)
-    throw jsonValueError(
-      origin,
-      ["model"],
-      `the journal names the model ${describeJsonValue(header.value.model)}, but it is being audited with the model file's "${model.name}"`,
-      "header",
+    refuse("version", `expected "version": 1, found ${describeJsonValue(version)}`);
+  if (Object.hasOwn(header, "model") && header.model !== modelName)
+    refuse(
+      "model",
+      `the journal names the model ${describeJsonValue(header.model)}, but it is being audited with the model file's "${modelName}"`,
     );
 }
