@@ -2,7 +2,9 @@
  * The data kernel's exports (docs/models/data.md): numbers and pointers only. A model is
  * `prepareModel` (the host writes its packed table there, bindings/data/pack-model.ts) and
  * `loadModel`; a journal is `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* /
- * `finishJsonl`; then the host reads the report block (report.ts) and the final state.
+ * `finishJsonl`, or for a JSON document `beginDocument` / (`documentWritePointer`,
+ * `documentWriteCapacity`, `consumeDocument`)* / `finishDocument` (document.ts); then the host
+ * reads the report block (report.ts) and the final state.
  */
 
 import { setHashKey } from "../hash";
@@ -20,7 +22,19 @@ export {
   writeCapacity,
   writePointer,
 } from "../jsonl";
-export { auditElement, beginElements, elementRoom, finishElements } from "./elements";
+export {
+  beginDocument,
+  consumeDocument,
+  documentBreakColumn,
+  documentBreakExpected,
+  documentBreakFound,
+  documentBreakFoundKind,
+  documentBreakLine,
+  documentBreakOffset,
+  documentWriteCapacity,
+  documentWritePointer,
+  finishDocument,
+} from "./document";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { loadModel, prepareModel } from "./model";
 export { restoreRoom, restoreState, snapshotLength, snapshotState } from "./snapshot";
