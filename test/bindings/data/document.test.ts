@@ -119,4 +119,15 @@ describe("the data kernel's memory for a document", () => {
     }
     expect(memory[1]).toBe(memory[0]);
   });
+
+  it("an element larger than the memory allows is a limit at the line it starts on", async () => {
+    const engine = await loadDataEngine(MODEL, { memoryLimitBytes: 8 << 20 });
+    const big = `{"type": "x", "note": "${"x".repeat(6 << 20)}"}`;
+    const bytes = encode(`{"events": [\n{"type": "x"},\n${big}\n]}`);
+    await expect(
+      engine.auditBytes(chunked(bytes, { sizes: [65_536], feed: "reused-buffer" }), { file: FILE }),
+    ).rejects.toThrow(
+      `${FILE}:3: the WebAssembly memory cannot grow any further: the journal's kept instances do not fit`,
+    );
+  });
 });
