@@ -436,14 +436,12 @@ function scanElement(at: usize): usize {
   const end = scannedValueEnd;
   // A number that reaches the buffer's end may go on in the next chunk.
   if (end >= buffer + filled) return 0;
+  const startLine = line;
   if (!passElement(start, end)) return 0;
-  auditElement(shape, start, end, passedLine);
+  auditElement(shape, start, end, startLine);
   state = AFTER_VALUE;
   return end - buffer;
 }
-
-/** The line the element `passElement` last passed starts on. */
-let passedLine: f64 = 0;
 
 /**
  * Counts the lines and UTF-8 continuation bytes of the element [start, end) into the walker's
@@ -477,7 +475,6 @@ function passElement(start: usize, end: usize): bool {
     }
   }
   if (high && !isValidUtf8(start, end)) return false;
-  passedLine = line;
   if (feeds > 0) {
     line += <f64>feeds;
     lineStart = base + <f64>(lastFeed + 1 - buffer);
@@ -511,7 +508,7 @@ function beginLiteral(byte: u32, at: usize): usize {
   return at + 1;
 }
 
-/** The literal's bytes (little-endian), and its length. */
+/** The literal's bytes, little-endian. */
 function literalWord(): u64 {
   return literal == Expected.TRUE ? 0x65757274 : literal == Expected.FALSE ? 0x65736c6166 : 0x6c6c756e;
 }
