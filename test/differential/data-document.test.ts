@@ -7,8 +7,12 @@
  * non-ASCII characters), written compact or over many lines; now and then cut short, or with a
  * byte put in or changed anywhere, inside the records array or out. Fed in chunks of random
  * sizes, both builds give the reference's report or its refusal, word for word. Vacuity guarded:
- * reports, breaks inside and outside the array, and documents without one were all reached.
+ * reports, breaks inside and outside the array, and documents without one were all reached. And
+ * every file of JSONTestSuite (test/data/json-test-suite) as a document, as an element of the
+ * records array and as a member outside it.
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDataEngine, type WasmDataEngine } from "../../bindings/data/engine.js";
@@ -16,8 +20,9 @@ import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { auditDataBytes } from "../../src/models/data/engine.js";
 import { recordTextArbitrary } from "../bindings/data/journals.js";
 import { path, paymentIntents, tasksModel } from "../bindings/data/models.js";
-import { encode } from "../support/bytes.js";
+import { concatBytes, encode } from "../support/bytes.js";
 import { FLAVOURS } from "../support/engines.js";
+import { JSON_TEST_SUITE } from "../support/json-test-suite.js";
 import { chunked } from "../support/jsonl-encoding.js";
 import { asyncOutcomeOf, outcomeOf } from "../support/outcome.js";
 
@@ -260,4 +265,40 @@ describe("data kernel ≡ reference: the kernel's own reader of JSON documents",
         expect(count, outcome).toBeGreaterThan(0);
     }, 300_000);
   }
+});
+
+describe("data kernel ≡ reference: JSONTestSuite's files in a document", () => {
+  const files = readdirSync(JSON_TEST_SUITE).sort();
+  const model = MODELS[0] as CompiledModel;
+  /** The file as the whole document, as the records array's one element, and as a member outside it. */
+  const placements: Record<string, (bytes: Uint8Array) => Uint8Array> = {
+    whole: (bytes) => bytes,
+    element: (bytes) => concatBytes(encode('{"events": [\n'), bytes, encode("\n]}")),
+    outside: (bytes) => concatBytes(encode('{"meta": '), bytes, encode(', "events": []}')),
+  };
+
+  it.each(Object.keys(placements))(
+    "every file %s: the same report or refusal",
+    async (place) => {
+      const builds = await enginesOf(model);
+      let refused = 0;
+      let reported = 0;
+      for (const name of files) {
+        const bytes = (placements[place] as (bytes: Uint8Array) => Uint8Array)(
+          new Uint8Array(readFileSync(join(JSON_TEST_SUITE, name))),
+        );
+        const expected = outcomeOf(() => auditDataBytes(model, bytes));
+        if ("threw" in expected) refused += 1;
+        else reported += 1;
+        for (const engine of builds) {
+          expect(await asyncOutcomeOf(() => engine.auditBytes(bytes)), name).toEqual(expected);
+          const bytewise = chunked(bytes, { sizes: [1, 7, 3], feed: "reused-buffer" });
+          expect(await asyncOutcomeOf(() => engine.auditBytes(bytewise)), name).toEqual(expected);
+        }
+      }
+      expect(refused).toBeGreaterThan(0);
+      expect(reported).toBeGreaterThan(0);
+    },
+    300_000,
+  );
 });
