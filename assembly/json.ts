@@ -276,7 +276,8 @@ export let scannedValueEnd: usize = 0;
  * Validates the one JSON value that starts at `start` (not white space) and ends before `end`,
  * whatever follows it, and hands the reader `R` the fields it reads; `scannedValueEnd` is where
  * it ends. A document's elements are read so (data/document.ts): where an element ends is only
- * known once it is scanned. A value cut off by `end` is INVALID, as is a broken one.
+ * known once it is scanned. A value cut off by `end` is INVALID, as is a broken one — but for a
+ * number that reaches `end`, which may go on past it: the caller tells.
  */
 export function scanValue<R>(start: usize, end: usize): i32 {
   return scanJson<R>(start, end, false);
