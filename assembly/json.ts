@@ -266,6 +266,27 @@ const levelStart = memory.data(<i32>(FIELD_LEVELS_MAX + 1) * 4, 4);
  * The caller has excluded blank lines and checked UTF-8.
  */
 export function scanLine<R>(start: usize, end: usize): i32 {
+  return scanJson<R>(start, end, true);
+}
+
+/** Where the value `scanValue` last accepted ends (one past its last byte). */
+export let scannedValueEnd: usize = 0;
+
+/**
+ * Validates the one JSON value that starts at `start` (not white space) and ends before `end`,
+ * whatever follows it, and hands the reader `R` the fields it reads; `scannedValueEnd` is where
+ * it ends. A document's elements are read so (data/document.ts): where an element ends is only
+ * known once it is scanned. A value cut off by `end` is INVALID, as is a broken one — but for a
+ * number that reaches `end`, which may go on past it: the caller tells.
+ */
+export function scanValue<R>(start: usize, end: usize): i32 {
+  return scanJson<R>(start, end, false);
+}
+
+/** `scanLine` (`wholeText`: nothing but white space may follow the value) or `scanValue`. */
+// @ts-expect-error: decorator
+@inline
+function scanJson<R>(start: usize, end: usize, wholeText: bool): i32 {
   const levels = reader<R>().fieldDepth();
   reader<R>().clearFields();
   let at = skipWhitespace(start, end);
@@ -325,6 +346,10 @@ export function scanLine<R>(start: usize, end: usize): i32 {
         }
       }
       valueEscaped = false;
+      if (!wholeText && depth == 0) {
+        scannedValueEnd = at;
+        return topIsObject ? LineShape.OBJECT : LineShape.NOT_AN_OBJECT;
+      }
       // Most members follow the one before without a space: a comma and the next key's quote.
       if (inObject && at + 1 < end && load<u16>(at) == COMMA_QUOTE) {
         at++;

@@ -100,6 +100,11 @@ export interface BenchModel<Scale extends ScaleBase = ScaleBase, Engine extends 
   readonly wasmJsonl: Engine;
   /** bench:check's journal of the model, and the gates its WASM engine must pass on it. */
   readonly check: { readonly scale: Scale; readonly gates: readonly Gate<Engine>[] };
+  /** bench:check's further journals of the model (another form of it), each with its gates. */
+  readonly moreChecks?: readonly {
+    readonly scale: Scale;
+    readonly gates: readonly Gate<Engine>[];
+  }[];
   /** The lines after the header of the scale's whole journal. */
   eventsOf(scale: Scale): number;
   /** The scale's whole journal, written once to `folder` and reused. */

@@ -3,7 +3,7 @@
  * (bench/measure.ts), its WASM engine on JSONL must do its check journal's work in at most a
  * fraction of the CPU time of each engine its gates name (bench/<model>/gates.ts): for the dag a
  * 2.7th of the plain-JS auditor's and a 3.5th of the parse-only floor's, for the others a
- * fraction of the parse-only floor's. Ratios only, never absolute times: each round (one run of
+ * fraction of the parse-only floor's; the data kernel so on a JSON document too. Ratios only, never absolute times: each round (one run of
  * each engine, back to back) gives a ratio of times measured in the same weather, and the verdict
  * is the median of those per-round ratios.
  *
@@ -25,7 +25,10 @@ import { expectedReport, verifyFindings } from "./verify.js";
 
 /** Each model's journal measured on its own, its WASM engine against the engines of its gates. */
 const CHECKS: readonly { readonly scale: Scale; readonly gates: readonly Gate<EngineName>[] }[] =
-  BENCHED_MODELS.map((model) => BENCH_MODELS[model].check);
+  BENCHED_MODELS.flatMap((model) => [
+    BENCH_MODELS[model].check,
+    ...(BENCH_MODELS[model].moreChecks ?? []),
+  ]);
 
 await refuseStaleKernels();
 let failed = false;

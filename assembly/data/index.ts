@@ -2,8 +2,10 @@
  * The data kernel's exports (docs/models/data.md): numbers and pointers only. A model is
  * `prepareModel` (the host writes its packed table there, bindings/data/pack-model.ts) and
  * `loadModel`; a journal is `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* /
- * `finishJsonl`; then the host reads the report block (report.ts) and the final state — of each
- * journal, by `useJournal`, when the model splits its stream (journals.ts).
+ * `finishJsonl`, or for a JSON document `beginDocument` / (`documentWritePointer`,
+ * `documentWriteCapacity`, `consumeDocument`)* / `finishDocument` (document.ts); then the host
+ * reads the report block (report.ts) and the final state — of each journal, by `useJournal`,
+ * when the model splits its stream (journals.ts).
  */
 
 import { setHashKey } from "../hash";
@@ -21,7 +23,19 @@ export {
   writeCapacity,
   writePointer,
 } from "../jsonl";
-export { auditElement, beginElements, elementRoom, finishElements } from "./elements";
+export {
+  beginDocument,
+  consumeDocument,
+  documentBreakColumn,
+  documentBreakExpected,
+  documentBreakFound,
+  documentBreakFoundKind,
+  documentBreakLine,
+  documentBreakOffset,
+  documentWriteCapacity,
+  documentWritePointer,
+  finishDocument,
+} from "./document";
 export { journalCount, journalKeyPointer, useJournal } from "./journals";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { loadModel, prepareModel } from "./model";

@@ -33,7 +33,7 @@ export namespace Problem {
 
 /**
  * Where keys are decoded to be compared: a block as long as the record (jsonl.ts's scratch for a
- * line, elements.ts's for an array's element), set by the auditor before each record.
+ * line, document.ts's for an array's element), set by the auditor before each record.
  */
 export let keyScratch: usize = 0;
 

@@ -1,46 +1,65 @@
-import { JsonArraySource } from "../../src/journal/json-array-source.js";
+/**
+ * A journal that is one JSON document (docs/models/data.md, `records.source` `{"array": PATH}`),
+ * streamed into the data kernel, which walks and validates it whole, finds the records array by
+ * the source's paths and audits each element where it lies (assembly/data/document.ts). A break
+ * in the document, or a document with no array at any path, is refused with the words of the
+ * reference's reader (src/journal/json-array-source.ts).
+ */
+import { checkWrittenChunk } from "../../src/engine-arguments.js";
+import {
+  DOCUMENT_EXPECTATIONS,
+  describeByte,
+  documentBreak,
+  noRecordsArray,
+} from "../../src/journal/json-array-source.js";
+import { describeCharacterAt } from "../../src/journal/json-walk.js";
 import type { Path } from "../../src/models/data/compiled.js";
 import { noDocumentSnapshots } from "../../src/models/data/engine.js";
 import type { SessionOwner, StreamedAuditor } from "../streamed-session.js";
 import { limitError } from "../streamed-session.js";
 import type { DataKernelExports } from "./kernel.js";
 
-/** The kernel's limit codes (assembly/jsonl.ts, Limit). */
+/** The kernel's answers (assembly/jsonl.ts, Limit; assembly/data/document.ts, DocumentEnd). */
 const LIMIT_NONE = 0;
-const LIMIT_MEMORY = 1;
+const DOCUMENT_BROKEN = 3;
+const NO_RECORDS = 4;
+
+/** What the kernel found where a document broke (assembly/data/document.ts, Found). */
+const FOUND_CHARACTER = 0;
+const FOUND_BYTE = 1;
 
 export class DocumentSession<Report> implements StreamedAuditor<Report> {
   private readonly kernel: DataKernelExports;
-  private readonly source: JsonArraySource;
   private readonly generation: number;
 
   constructor(
     private readonly owner: SessionOwner<DataKernelExports>,
-    paths: readonly Path[],
+    private readonly paths: readonly Path[],
     private readonly file: string,
     private readonly memoryMessage: string,
     private readonly readReport: () => Report,
   ) {
     this.kernel = owner.kernel;
-    this.source = new JsonArraySource(paths, file);
     this.generation = ++owner.generation;
-    this.check(this.kernel.beginElements());
+    this.check(this.kernel.beginDocument());
   }
 
   write(chunk: Uint8Array): void {
     this.assertCurrent();
-    for (const element of this.source.push(chunk)) {
-      const room = this.kernel.elementRoom(element.bytes.length, element.line);
-      if (room === 0) this.check(LIMIT_MEMORY);
-      new Uint8Array(this.kernel.memory.buffer, room, element.bytes.length).set(element.bytes);
-      this.check(this.kernel.auditElement(element.bytes.length, element.line));
+    checkWrittenChunk(chunk);
+    for (let at = 0; at < chunk.length; ) {
+      const length = Math.min(this.kernel.documentWriteCapacity(), chunk.length - at);
+      new Uint8Array(this.kernel.memory.buffer, this.kernel.documentWritePointer(), length).set(
+        chunk.subarray(at, at + length),
+      );
+      at += length;
+      this.check(this.kernel.consumeDocument(length));
     }
   }
 
   finish(): Report {
     this.assertCurrent();
-    this.source.end();
-    this.check(this.kernel.finishElements());
+    this.check(this.kernel.finishDocument());
     this.owner.generation += 1; // the report is read; the kernel is free for the next journal
     return this.readReport();
   }
@@ -61,7 +80,29 @@ export class DocumentSession<Report> implements StreamedAuditor<Report> {
     }
   }
 
-  private check(limit: number): void {
-    if (limit !== LIMIT_NONE) throw limitError(this.kernel, this.file, limit, this.memoryMessage);
+  private check(answer: number): void {
+    if (answer === LIMIT_NONE) return;
+    if (answer === NO_RECORDS) throw noRecordsArray(this.paths, this.file);
+    if (answer === DOCUMENT_BROKEN) throw this.documentBreak();
+    throw limitError(this.kernel, this.file, answer, this.memoryMessage);
+  }
+
+  /** The break the kernel found, as the reference's reader words it. */
+  private documentBreak(): Error {
+    const kernel = this.kernel;
+    const found = kernel.documentBreakFound();
+    const kind = kernel.documentBreakFoundKind();
+    return documentBreak(
+      this.file,
+      DOCUMENT_EXPECTATIONS[kernel.documentBreakExpected()] as string,
+      kind === FOUND_CHARACTER
+        ? describeCharacterAt(String.fromCodePoint(found), 0)
+        : kind === FOUND_BYTE
+          ? describeByte(found)
+          : "the end of the text",
+      kernel.documentBreakOffset(),
+      kernel.documentBreakLine(),
+      kernel.documentBreakColumn(),
+    );
   }
 }

@@ -145,6 +145,59 @@ const UTF8 = new TextDecoder();
 const A_KEY = "a key (a string in double quotes)";
 const AN_ESCAPE = 'an escape: one of " \\ / b f n r t or uXXXX';
 
+/**
+ * What a reader of documents expected where one broke, in the order the data kernel numbers them
+ * (assembly/data/document.ts, `Expected`): the kernel's reader and this one word a break alike.
+ */
+export const DOCUMENT_EXPECTATIONS: readonly string[] = [
+  "a value",
+  "a value or ']'",
+  `${A_KEY} or '}'`,
+  A_KEY,
+  "':'",
+  "',' or '}'",
+  "',' or ']'",
+  "'\"' to close the string",
+  AN_ESCAPE,
+  "a UTF-8 continuation byte",
+  "'true'",
+  "'false'",
+  "'null'",
+  "a digit",
+  "the end of the text",
+  "a character (control characters must be escaped)",
+  "UTF-8",
+];
+
+/** A document that breaks at byte `offset` (on `line`, at `column` in code points). */
+export function documentBreak(
+  file: string,
+  expected: string,
+  found: string,
+  offset: number,
+  line: number,
+  column: number,
+): JournalError {
+  return new JournalError(
+    file,
+    `expected ${expected}, found ${found} at byte ${offset}`,
+    line,
+    column,
+  );
+}
+
+/** A byte that is no UTF-8 where it stands, as a break names it. */
+export function describeByte(byte: number): string {
+  return `byte 0x${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+}
+
+/** A document, valid JSON, where none of `paths` leads to an array. */
+export function noRecordsArray(paths: readonly Path[], file: string): JournalError {
+  const looked = paths.map((path) => formatPath(path));
+  const where = looked.length === 1 ? looked[0] : `one of: ${looked.join(", ")}`;
+  return new JournalError(file, `expected an array of records at ${where}; found none`);
+}
+
 /** A path and how many of its steps lead to the value at hand. */
 interface PathMatch {
   readonly path: Path;
@@ -261,11 +314,7 @@ class Scanner {
     this.chunk = new Uint8Array(0);
     const expected = this.expectedAtEnd();
     if (expected !== null) this.fail(0, expected, "the end of the text");
-    if (this.recordsDepth === LOOKING) {
-      const looked = this.paths.map((path) => formatPath(path));
-      const where = looked.length === 1 ? looked[0] : `one of: ${looked.join(", ")}`;
-      throw new JournalError(this.file, `expected an array of records at ${where}; found none`);
-    }
+    if (this.recordsDepth === LOOKING) throw noRecordsArray(this.paths, this.file);
   }
 
   /** What the document still needed when it ended; null when it may end there. */
@@ -533,7 +582,7 @@ class Scanner {
     if (byte >= 0xc2 && byte <= 0xdf) this.continuationsLeft = 1;
     else if (byte >= 0xe0 && byte <= 0xef) this.continuationsLeft = 2;
     else if (byte >= 0xf0 && byte <= 0xf4) this.continuationsLeft = 3;
-    else this.fail(i, "UTF-8", `byte 0x${hexByte(byte)}`);
+    else this.fail(i, "UTF-8", describeByte(byte));
     if (byte === 0xe0) this.continuationLow = 0xa0;
     else if (byte === 0xed) this.continuationHigh = 0x9f;
     else if (byte === 0xf0) this.continuationLow = 0x90;
@@ -546,7 +595,7 @@ class Scanner {
 
   private continuation(byte: number, i: number): number {
     if (byte < this.continuationLow || byte > this.continuationHigh) {
-      this.fail(i, "a UTF-8 continuation byte", `byte 0x${hexByte(byte)}`);
+      this.fail(i, "a UTF-8 continuation byte", describeByte(byte));
     }
     this.continuations += 1;
     this.codePoint = (this.codePoint << 6) | (byte & 0x3f);
@@ -577,12 +626,7 @@ class Scanner {
   private strayEnded(): never {
     const { offset, line, column, expected } = this.stray as Stray;
     const found = describeCharacterAt(String.fromCodePoint(this.codePoint), 0);
-    throw new JournalError(
-      this.file,
-      `expected ${expected}, found ${found} at byte ${offset}`,
-      line,
-      column,
-    );
+    throw documentBreak(this.file, expected, found, offset, line, column);
   }
 
   private numberByte(byte: number, i: number): number {
@@ -646,16 +690,11 @@ class Scanner {
         : describeCharacterAt(String.fromCharCode(byte), 0));
     // A break inside a UTF-8 sequence is in the character it began.
     const column = this.state === UTF8_CONTINUATION ? this.sequenceColumn : this.columnAt(offset);
-    const detail = `expected ${expected}, found ${what} at byte ${offset}`;
-    throw new JournalError(this.file, detail, this.line, column);
+    throw documentBreak(this.file, expected, what, offset, this.line, column);
   }
 
   /** The 1-based column, in code points, of a byte offset on the current line. */
   private columnAt(offset: number): number {
     return offset - this.lineStart - this.continuations + 1;
   }
-}
-
-function hexByte(byte: number): string {
-  return byte.toString(16).toUpperCase().padStart(2, "0");
 }

@@ -74,4 +74,11 @@ describe("bench:check's temporal row", () => {
     expect(gates).toEqual([{ against: "parse-only", min: expect.any(Number) }]);
     expect(gates[0]?.min).toBeGreaterThanOrEqual(3);
   });
+
+  it("and on the same history as a JSON document", () => {
+    const [document] = BENCH_MODELS.temporal.moreChecks ?? [];
+    expect(document?.scale.temporal.form).toBe("document");
+    expect(document?.gates).toEqual([{ against: "parse-only", min: expect.any(Number) }]);
+    expect(document?.gates[0]?.min).toBeGreaterThanOrEqual(3);
+  });
 });

@@ -130,6 +130,10 @@ function recordText(model: CompiledModel, plan: RecordPlan): string {
   return root.text(plan.escapeKeys);
 }
 
+/** A record of `model` as written (an element of a document's records array, a line). */
+export const recordTextArbitrary = (model: CompiledModel, clean: boolean): fc.Arbitrary<string> =>
+  recordArbitrary(model, clean).map((plan) => recordText(model, plan));
+
 /** A record, or now and then a line that is blank or no record; a `clean` journal's only records. */
 function lineArbitrary(model: CompiledModel, clean: boolean): fc.Arbitrary<string> {
   const record = recordArbitrary(model, clean).map((plan) => recordText(model, plan));
