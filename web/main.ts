@@ -1,20 +1,19 @@
 /**
- * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model or
- * leave it to the header, audit it in a Web Worker (audit-worker.ts) with a progress bar, then
- * show the HTML report's view of it (src/report) and the report as JSON. Nothing leaves the
- * machine: the page's policy allows no fetch beyond its own files.
+ * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model — one
+ * statefold ships, or a model file of one's own — or leave it to the header, audit it in a Web
+ * Worker (audit-worker.ts) with a progress bar, then show the HTML report's view of it
+ * (src/report) and the report as JSON. Nothing leaves the machine: the page's policy allows no
+ * fetch beyond its own files.
  */
-import {
-  isProgramModelName,
-  PROGRAM_MODEL_NAMES,
-  type ProgramModelName,
-} from "../src/models/registry.js";
-import { MODEL_GUIDES } from "./model-guides.js";
-import type { AuditMessage, AuditRequest } from "./protocol.js";
+import type { Model } from "../src/models/model.js";
+import { isRegisteredModelName, MODELS } from "../src/models/registry.js";
+import { MODEL_FILE_GUIDE, modelGuide } from "./model-guides.js";
+import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
 const modelChoice = element<HTMLSelectElement>("model");
+const modelFileInput = element<HTMLInputElement>("model-file");
 const modelGuides = element<HTMLUListElement>("model-guides");
 const dagOwner = element<HTMLElement>("dag-owner");
 const drop = element<HTMLElement>("drop");
@@ -25,6 +24,8 @@ const json = element<HTMLDetailsElement>("json");
 const jsonText = element<HTMLElement>("report-json");
 
 let journal: File | null = null;
+/** The model file picked, chosen by the Model option `MODEL_FILE_CHOICE` once picked. */
+let modelFile: File | null = null;
 /**
  * The DAG file picked, and the name of the journal it belongs to: the journal picked when it was
  * picked, or, picked before any, the next one. Picking another journal lets it go, so a DAG file
@@ -34,10 +35,17 @@ let journal: File | null = null;
 let dag: { readonly file: File; journal: string | null } | null = null;
 let worker: Worker | null = null;
 
-for (const name of PROGRAM_MODEL_NAMES) {
-  modelChoice.add(new Option(name, name));
-  modelGuides.append(guideItem(name));
+/** The Model option of the model file picked. */
+const MODEL_FILE_CHOICE = "file";
+const modelFileOption = new Option("the model file picked (none yet)", MODEL_FILE_CHOICE);
+modelFileOption.disabled = true;
+
+for (const model of MODELS as readonly Model[]) {
+  modelChoice.add(new Option(model.name, model.name));
+  modelGuides.append(guideItem(model.name, modelGuide(model)));
 }
+modelChoice.add(modelFileOption);
+modelGuides.append(guideItem("a model file", MODEL_FILE_GUIDE));
 
 journalInput.addEventListener("change", () => pickJournal(journalInput.files?.[0] ?? null));
 dagInput.addEventListener("change", () => {
@@ -47,6 +55,14 @@ dagInput.addEventListener("change", () => {
   start();
 });
 modelChoice.addEventListener("change", start);
+modelFileInput.addEventListener("change", () => {
+  modelFile = modelFileInput.files?.[0] ?? null;
+  modelFileOption.disabled = modelFile === null;
+  modelFileOption.text =
+    modelFile === null ? "the model file picked (none yet)" : `the model file ${modelFile.name}`;
+  modelChoice.value = modelFile === null ? "" : MODEL_FILE_CHOICE;
+  start();
+});
 drop.addEventListener("dragover", (event) => {
   event.preventDefault();
   drop.classList.add("over");
@@ -99,7 +115,11 @@ function classify(files: readonly File[]): { journal: File; dag: File | null } {
 }
 
 function start(): void {
-  if (journal === null) return;
+  const model = chosenModel();
+  if (journal === null) {
+    if (model !== null && "file" in model) checkModelFile(model.file);
+    return;
+  }
   worker?.terminate();
   worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
   const current = worker;
@@ -116,7 +136,23 @@ function start(): void {
     if (current === worker) show(name, event.data);
   };
   current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
-  const request: AuditRequest = { journal, dag: dag?.file ?? null, model: chosenModel() };
+  const request: AuditRequest = { journal, dag: dag?.file ?? null, model };
+  current.postMessage(request);
+}
+
+/** A model file picked before any journal: checked at once, so a refusal is seen first. */
+function checkModelFile(file: File): void {
+  worker?.terminate();
+  worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
+  const current = worker;
+  setState("checking");
+  status.className = "";
+  status.textContent = `Checking the model file ${file.name}…`;
+  current.onmessage = (event: MessageEvent<AuditMessage>) => {
+    if (current === worker) show(file.name, event.data);
+  };
+  current.onerror = (event) => showError(`The check stopped: ${event.message}`);
+  const request: AuditRequest = { journal: null, dag: null, model: { file } };
   current.postMessage(request);
 }
 
@@ -150,6 +186,10 @@ function show(name: string, message: AuditMessage): void {
       frame.srcdoc = message.html;
       return;
     }
+    case "model":
+      status.textContent = `${name} states the model "${message.name}". ${message.journals} Pick a journal of it.`;
+      setState("model-checked");
+      return;
     case "unreadable":
       showError(`Cannot audit this: ${message.message}`);
       return;
@@ -164,13 +204,13 @@ function show(name: string, message: AuditMessage): void {
 }
 
 /** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
-function guideItem(name: ProgramModelName): HTMLLIElement {
+function guideItem(name: string, guide: string): HTMLLIElement {
   const item = document.createElement("li");
   item.dataset.model = name;
   const title = document.createElement("strong");
   title.textContent = name;
   item.append(title, ": ");
-  MODEL_GUIDES[name].split("`").forEach((text, index) => {
+  guide.split("`").forEach((text, index) => {
     if (index % 2 === 0) {
       item.append(text);
       return;
@@ -183,8 +223,10 @@ function guideItem(name: ProgramModelName): HTMLLIElement {
 }
 
 /** The model picked, or null for the one the header names (the empty option). */
-function chosenModel(): ProgramModelName | null {
-  return isProgramModelName(modelChoice.value) ? modelChoice.value : null;
+function chosenModel(): ModelPick | null {
+  const { value } = modelChoice;
+  if (value === MODEL_FILE_CHOICE && modelFile !== null) return { file: modelFile };
+  return isRegisteredModelName(value) ? { name: value } : null;
 }
 
 function showError(text: string): void {

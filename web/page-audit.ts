@@ -5,13 +5,17 @@
  */
 import { supportsSimd } from "../bindings/kernel.js";
 import type { ModelEngine } from "../src/engine.js";
+import { article } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlJournal } from "../src/journal/jsonl.js";
-import type { KernelOptions } from "../src/models/model.js";
-import type { ProgramModelName } from "../src/models/registry.js";
+import type { KernelOptions, Model } from "../src/models/model.js";
+import type { ModelName } from "../src/models/registry.js";
 import type { AnyReport } from "../src/models/report-frame.js";
 import type { JournalReadAgain } from "../src/report/model-html.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
+
+/** A request with a journal to audit. */
+export type JournalRequest = AuditRequest & { readonly journal: File };
 
 /** Posts a message to the page. */
 export type Post = (message: AuditMessage) => void;
@@ -25,7 +29,7 @@ export interface AuditedInPage<Report> {
 
 export interface PageAudit<Report extends AnyReport> {
   /** Audits the journal picked, posting progress; refuses a DAG file picked for a model without. */
-  audit(request: AuditRequest, post: Post): Promise<AuditedInPage<Report>>;
+  audit(request: JournalRequest, post: Post): Promise<AuditedInPage<Report>>;
   /** The model's kernel as the page serves it: also what a view that replays loads. */
   kernel(): KernelOptions;
   /** A refusal of the model's, with what the page adds to it; null when it adds nothing. */
@@ -36,7 +40,7 @@ export interface PageAudit<Report extends AnyReport> {
 export interface Refusal {
   readonly message: string;
   readonly detail: string;
-  readonly request: AuditRequest;
+  readonly request: JournalRequest;
 }
 
 /** At most this many progress messages a second. */
@@ -48,30 +52,36 @@ export function kernelBuild(simd: URL, scalar: URL): KernelOptions {
 }
 
 /**
- * A JSONL journal streamed through a model's engine whatever its size, for a model that takes
- * nothing picked beside its journal; its entries are read again, as `model`'s, for the view.
+ * A journal streamed through a model's engine whatever its size, for a model that takes nothing
+ * picked beside its journal; it is read again, by `model`'s reader, for the view.
  */
 export async function auditStreamed<Report extends AnyReport>(
   engine: ModelEngine<Report>,
-  { journal, dag }: AuditRequest,
-  model: ProgramModelName,
+  { journal, dag }: JournalRequest,
+  model: Model,
   post: Post,
 ): Promise<AuditedInPage<Report>> {
   if (dag !== null) {
     throw new JournalError(
       dag.name,
-      `a DAG file is for dag journals; an ${model} journal needs none`,
+      `a DAG file is for dag journals; ${article(model.name)} ${model.name} journal needs none`,
     );
   }
   const report = await engine.auditBytes(withProgress(journal, post), { file: journal.name });
   post({ type: "progress", bytes: journal.size, total: journal.size, events: report.events });
-  return {
-    report,
-    readAgain: async () => {
-      const read = readJsonlJournal(await bytesOf(journal), journal.name, model);
-      return { ...read, fields: read.header?.fields ?? null };
-    },
-  };
+  return { report, readAgain: () => readAgain(journal, model) };
+}
+
+/** The journal read whole by its model's reader (JSONL's unless the model has its own), with its fields. */
+async function readAgain(
+  journal: File,
+  model: Model,
+): Promise<JournalReadAgain<AnyReport>["journal"]> {
+  const bytes = await bytesOf(journal);
+  const read =
+    model.commandLine.readJournal?.(bytes, journal.name) ??
+    readJsonlJournal(bytes, journal.name, model.name as ModelName);
+  return { ...read, fields: await model.commandLine.journalFields(read, journal.name, {}) };
 }
 
 /** The journal's chunks, posting how far the audit has read (the kernel counts entries at the end). */
