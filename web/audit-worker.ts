@@ -30,6 +30,7 @@ import { journalShape } from "./model-guides.js";
 import { type AuditedInPage, bytesOf, chunksOf, type PageAudit } from "./page-audit.js";
 import { pageAuditOf } from "./page-audits.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
+import { journalReports, type ShownReport } from "./verdict.js";
 
 /** How the page's model choice is named in messages, where the command line says `--model`. */
 const MODEL_CHOICE = "the page's Model";
@@ -59,7 +60,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
   const model = await modelOf(journal, given);
   const page = pageAuditOf(model);
   const started = performance.now();
-  let audited: AuditedInPage<ModelReport>;
+  let audited: AuditedInPage<ShownReport>;
   try {
     audited = await page.audit({ ...request, journal }, scope.postMessage);
   } catch (error) {
@@ -74,8 +75,8 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
   }
   const auditMs = performance.now() - started;
   scope.postMessage({ type: "context" });
-  const view = await gatherView(model, page, journal, audited);
-  const html = renderHtmlReport([view], { strict: false, generator: "statefold in the browser" });
+  const views = await gatherViews(model, page, journal, audited);
+  const html = renderHtmlReport(views, { strict: false, generator: "statefold in the browser" });
   return { type: "done", report: audited.report, html, auditMs };
 }
 
@@ -110,27 +111,37 @@ async function modelOf(journal: File, given: Model | null): Promise<Model> {
   return modelNamed(chooseModel(journal.name, header.model, picked, MODEL_CHOICE));
 }
 
-/** The report's view of the journal, unless it is too large: read again for its model's view. */
-async function gatherView(
+/**
+ * The report's view of each journal the file holds (one, or a split stream's), unless the file is
+ * too large: read again, once, for its model's view.
+ */
+async function gatherViews(
   model: Model,
   page: PageAudit<ModelReport>,
   journal: File,
-  { report, readAgain }: AuditedInPage<ModelReport>,
-): Promise<JournalView> {
-  const audited = { file: journal.name, report };
+  { report, readAgain }: AuditedInPage<ShownReport>,
+): Promise<JournalView[]> {
+  const audited = journalReports(report).map((each) => ({ file: journal.name, report: each }));
+  const verdictsOnly = (why: string) => audited.map((each) => verdictsOnlyView(each, why));
   const tooLarge = tooLargeForContext(journal.size);
-  if (tooLarge !== null) return verdictsOnlyView(audited, tooLarge);
+  if (tooLarge !== null) return verdictsOnly(tooLarge);
   try {
-    // The model's view carries the report it is given, this journal's.
-    return (await model.html.gatherView({
-      ...audited,
-      journal: await readAgain(),
-      quote: (wanted) => quoteLines(chunksOf(journal), wanted),
-      kernel: page.kernel(),
-    })) as JournalView;
+    const read = await readAgain();
+    const views: JournalView[] = [];
+    for (const each of audited) {
+      // The model's view carries the report it is given, this journal's.
+      const view = await model.html.gatherView({
+        ...each,
+        journal: read,
+        quote: (wanted) => quoteLines(chunksOf(journal), wanted),
+        kernel: page.kernel(),
+      });
+      views.push(view as JournalView);
+    }
+    return views;
   } catch (error) {
     if (!(error instanceof JournalError)) throw error;
-    return verdictsOnlyView(audited, `Reading the journal again failed (${error.message})`);
+    return verdictsOnly(`Reading the journal again failed (${error.message})`);
   }
 }
 

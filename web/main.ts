@@ -9,6 +9,7 @@ import type { Model } from "../src/models/model.js";
 import { isRegisteredModelName, MODELS } from "../src/models/registry.js";
 import { MODEL_FILE_GUIDE, modelGuide } from "./model-guides.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
+import { journalReports, verdictOn } from "./verdict.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
@@ -169,12 +170,10 @@ function show(name: string, message: AuditMessage): void {
     case "done": {
       progress.hidden = true;
       const { report } = message;
-      const verdict = report.strictlyConformant
-        ? "strictly conformant"
-        : report.conformant
-          ? "conformant, not strictly"
-          : "not conformant";
-      status.textContent = `${name}: ${verdict} (${report.events.toLocaleString("en")} events, audited in ${(message.auditMs / 1000).toFixed(1)} s).`;
+      const reports = journalReports(report);
+      const { verdict, events } = verdictOn(reports);
+      const journals = reports.length === 1 ? "" : `${reports.length} journals, `;
+      status.textContent = `${name}: ${verdict} (${journals}${events.toLocaleString("en")} events, audited in ${(message.auditMs / 1000).toFixed(1)} s).`;
       jsonText.textContent = JSON.stringify(report, null, 2);
       json.hidden = false;
       frame.onload = () => {

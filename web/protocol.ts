@@ -1,5 +1,6 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { ModelReport, RegisteredModelName } from "../src/models/registry.js";
+import type { RegisteredModelName } from "../src/models/registry.js";
+import type { ShownReport } from "./verdict.js";
 
 /**
  * The page's Model: a model statefold ships, by its name, or a model file picked (JSON or YAML,
@@ -31,7 +32,7 @@ export type AuditMessage =
   /** The verdicts and the HTML report's page for them (src/report), and the time taken. */
   | {
       readonly type: "done";
-      readonly report: ModelReport;
+      readonly report: ShownReport;
       readonly html: string;
       readonly auditMs: number;
     }

@@ -201,17 +201,25 @@ describe("the page with models defined by data", () => {
     await page.close();
   });
 
-  it("says a stream split by journal.key is not audited here yet, as the command line does", async () => {
-    const model = example("data/orders.json");
-    const journal = example("data/orders.jsonl");
-    const run = cli(journal, model);
-    expect(run.status).toBe(2);
+  it("takes a stream split by journal.key as the command line does: its journals' reports, or its refusal", async () => {
+    const cwd = example("data");
+    const run = cli("orders.jsonl", "orders.json", cwd);
     const page = await web.open();
-    expect(await pickModelFile(page, model)).toBe("model-checked");
-    expect(await auditInPage(page, journal)).toBe("error");
-    expect(await shownStatus(page)).toContain(
-      "orders.jsonl: the model orders splits its stream into journals by journal.key",
-    );
+    expect(await pickModelFile(page, example("data/orders.json"))).toBe("model-checked");
+    const shown = await auditInPage(page, example("data/orders.jsonl"));
+    if (run.status === 2) {
+      // Until the engines report split streams (docs/models/data.md, "A stream of journals").
+      expect(run.stderr).toContain("splits its stream into journals by journal.key");
+      expect(shown).toBe("error");
+      expect(await shownStatus(page)).toBe(
+        `Cannot audit this: ${run.stderr.trim().replace(/^statefold: /, "")}`,
+      );
+    } else {
+      const expected = JSON.parse(run.stdout) as { journals: unknown[] };
+      expect(shown).toBe("done");
+      expect(await shownReport(page)).toEqual(expected);
+      expect(await shownStatus(page)).toContain(`${expected.journals.length} journals`);
+    }
     await page.close();
   });
 
