@@ -61,7 +61,8 @@ modelFileInput.addEventListener("change", () => {
   modelFileOption.disabled = modelFile === null;
   modelFileOption.text =
     modelFile === null ? "the model file picked (none yet)" : `the model file ${modelFile.name}`;
-  modelChoice.value = modelFile === null ? "" : MODEL_FILE_CHOICE;
+  if (modelFile !== null) modelChoice.value = MODEL_FILE_CHOICE;
+  else if (modelChoice.value === MODEL_FILE_CHOICE) modelChoice.value = "";
   start();
 });
 drop.addEventListener("dragover", (event) => {

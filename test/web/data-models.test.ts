@@ -6,7 +6,7 @@
  * the HTML report's data view; a refused model file is shown with its line, column and pointer.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -95,6 +95,29 @@ describe("the page with models defined by data", () => {
     await page.close();
   });
 
+  it("chooses a model file once picked, and lets it go without changing another model chosen since", async () => {
+    const page = await web.open();
+    const fileOption = async () =>
+      page.$eval('#model option[value="file"]', (option) => ({
+        text: (option as HTMLOptionElement).text,
+        disabled: (option as HTMLOptionElement).disabled,
+      }));
+    expect(await pickModelFile(page, example("data/payment-intents.json"))).toBe("model-checked");
+    expect(await page.inputValue("#model")).toBe("file");
+    expect(await fileOption()).toEqual({
+      text: "the model file payment-intents.json",
+      disabled: false,
+    });
+    await page.selectOption("#model", "temporal");
+    await page.setInputFiles("#model-file", []);
+    expect(await page.inputValue("#model")).toBe("temporal");
+    expect(await fileOption()).toEqual({
+      text: "the model file picked (none yet)",
+      disabled: true,
+    });
+    await page.close();
+  });
+
   it("audits Temporal histories as temporal: the server's export conformant, the test server's findings by rule", async () => {
     const page = await web.open();
     await page.selectOption("#model", "temporal");
@@ -139,6 +162,18 @@ describe("the page with models defined by data", () => {
     const frame = await reportFrame(page);
     expect((await frame.textContent(".journal h2 .pill"))?.trim()).toBe("not conformant");
     expect(await frame.textContent("table.findings")).toContain('"amount":1200');
+    // A header may name the model file's model, and only that (docs/models/data.md, "Journals").
+    const withHeader = join(scratch, "payment-intents-with-header.jsonl");
+    const header = '{"statefold":"journal","version":1,"model":"payment-intents"}';
+    writeFileSync(
+      withHeader,
+      `${header}\n${readFileSync(example("data/payment-intents.jsonl"), "utf8")}`,
+    );
+    expect(await auditInPage(page, withHeader)).toBe("done");
+    expect(await shownReport(page)).toEqual(cliReport(withHeader, model));
+    expect(await shownStatus(page)).toContain(
+      "payment-intents-with-header.jsonl: strictly conformant",
+    );
     await page.screenshot({ path: screenshotPath("web-model-file.png"), fullPage: true });
     await page.close();
   });
