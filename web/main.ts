@@ -119,42 +119,43 @@ function classify(files: readonly File[]): { journal: File; dag: File | null } {
 function start(): void {
   const model = chosenModel();
   if (journal === null) {
-    if (model !== null && "file" in model) checkModelFile(model.file);
+    // A model file picked before any journal is checked at once, so a refusal is seen first.
+    if (model !== null && "file" in model) {
+      const { name } = model.file;
+      ask(name, { journal: null, dag: null, model }, `Checking the model file ${name}…`);
+    }
     return;
   }
-  worker?.terminate();
-  worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
-  const current = worker;
-  const name = journal.name;
-  setState("auditing");
-  frame.hidden = true;
-  json.hidden = true;
-  status.className = "";
-  status.textContent = `Auditing ${name}${dag === null ? "" : ` against ${dag.file.name}`}…`;
+  const against = dag === null ? "" : ` against ${dag.file.name}`;
+  ask(
+    journal.name,
+    { journal, dag: dag?.file ?? null, model },
+    `Auditing ${journal.name}${against}…`,
+  );
   progress.hidden = false;
   progress.max = Math.max(journal.size, 1);
   progress.value = 0;
-  current.onmessage = (event: MessageEvent<AuditMessage>) => {
-    if (current === worker) show(name, event.data);
-  };
-  current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
-  const request: AuditRequest = { journal, dag: dag?.file ?? null, model };
-  current.postMessage(request);
 }
 
-/** A model file picked before any journal: checked at once, so a refusal is seen first. */
-function checkModelFile(file: File): void {
+/**
+ * Asks a fresh worker, in place of any still working, saying `doing` meanwhile: to audit the
+ * journal, or to check the model file alone. Its answers are shown under `name`.
+ */
+function ask(name: string, request: AuditRequest, doing: string): void {
   worker?.terminate();
   worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
   const current = worker;
-  setState("checking");
+  const task = request.journal === null ? "check" : "audit";
+  setState(request.journal === null ? "checking" : "auditing");
+  frame.hidden = true;
+  json.hidden = true;
+  progress.hidden = true;
   status.className = "";
-  status.textContent = `Checking the model file ${file.name}…`;
+  status.textContent = doing;
   current.onmessage = (event: MessageEvent<AuditMessage>) => {
-    if (current === worker) show(file.name, event.data);
+    if (current === worker) show(name, event.data);
   };
-  current.onerror = (event) => showError(`The check stopped: ${event.message}`);
-  const request: AuditRequest = { journal: null, dag: null, model: { file } };
+  current.onerror = (event) => showError(`The ${task} stopped: ${event.message}`);
   current.postMessage(request);
 }
 
