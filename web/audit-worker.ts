@@ -27,7 +27,7 @@ import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-onl
 import type { JournalView } from "../src/report/views.js";
 import { isDataModel, readsDocuments } from "./data/page-audit.js";
 import { journalShape } from "./model-guides.js";
-import { type AuditedInPage, bytesOf, chunksOf, type PageAudit } from "./page-audit.js";
+import { type AuditedInPage, bytesOf, journalChunks, type PageAudit } from "./page-audit.js";
 import { pageAuditOf } from "./page-audits.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
 import { journalReports, type ShownReport } from "./verdict.js";
@@ -107,7 +107,7 @@ async function modelOf(journal: File, given: Model | null): Promise<Model> {
   const own = ownFormatOf(journal.name);
   if (own !== null) return modelNamed(ownFormatModel(journal.name, own, picked, MODEL_CHOICE));
   if (given !== null && readsDocuments(given)) return given;
-  const header = await peekModel(chunksOf(journal), journal.name);
+  const header = await peekModel(journalChunks(journal), journal.name);
   return modelNamed(chooseModel(journal.name, header.model, picked, MODEL_CHOICE));
 }
 
@@ -133,7 +133,7 @@ async function gatherViews(
       const view = await model.html.gatherView({
         ...each,
         journal: read,
-        quote: (wanted) => quoteLines(chunksOf(journal), wanted),
+        quote: (wanted) => quoteLines(journalChunks(journal), wanted),
         kernel: page.kernel(),
       });
       views.push(view as JournalView);

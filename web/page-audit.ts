@@ -5,9 +5,11 @@
  */
 import { supportsSimd } from "../bindings/kernel.js";
 import type { ModelEngine } from "../src/engine.js";
+import { concatBytes } from "../src/journal/bytes.js";
 import { article } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
 import { readJsonlJournal } from "../src/journal/jsonl.js";
+import { isGzipped } from "../src/journal/read-file-bytes.js";
 import type { KernelOptions, Model } from "../src/models/model.js";
 import type { ModelName } from "../src/models/registry.js";
 import type { AnyReport } from "../src/models/report-frame.js";
@@ -77,7 +79,7 @@ async function readAgain(
   journal: File,
   model: Model,
 ): Promise<JournalReadAgain<AnyReport>["journal"]> {
-  const bytes = await bytesOf(journal);
+  const bytes = await journalBytes(journal);
   const read =
     model.commandLine.readJournal?.(bytes, journal.name) ??
     readJsonlJournal(bytes, journal.name, model.name as ModelName);
@@ -88,9 +90,8 @@ async function readAgain(
 async function* withProgress(journal: File, post: Post): AsyncGenerator<Uint8Array> {
   let bytes = 0;
   let posted = 0;
-  for await (const chunk of chunksOf(journal)) {
+  for await (const chunk of journalChunks(journal, (read) => (bytes = read))) {
     yield chunk;
-    bytes += chunk.length;
     const now = performance.now();
     if (progressDue(posted, now)) {
       posted = now;
@@ -104,8 +105,48 @@ export function progressDue(posted: number, now: number): boolean {
   return now - posted >= PROGRESS_INTERVAL_MS;
 }
 
-export async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {
-  const reader = file.stream().getReader();
+/**
+ * A journal's content as it streams from the file picked, decompressed as it is read when its
+ * name ends in .gz (docs/journals.md, "Compressed journals"), as the command line reads it: never
+ * held whole. `onRead` hears how many of the file's own bytes have been read, for progress.
+ */
+export async function* journalChunks(
+  file: File,
+  onRead: (bytes: number) => void = () => {},
+): AsyncGenerator<Uint8Array> {
+  let read = 0;
+  const counted = file.stream().pipeThrough(
+    new TransformStream<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>({
+      transform(chunk, out) {
+        read += chunk.length;
+        onRead(read);
+        out.enqueue(chunk);
+      },
+    }),
+  );
+  if (!isGzipped(file.name)) {
+    yield* chunksOf(counted);
+    return;
+  }
+  try {
+    yield* chunksOf(counted.pipeThrough(new DecompressionStream("gzip")));
+  } catch (error) {
+    throw new JournalError(
+      file.name,
+      `cannot decompress: it is not gzip data, or is corrupt or cut short (${(error as Error).message})`,
+    );
+  }
+}
+
+/** A journal's content whole (decompressed when its name ends in .gz), to be read again. */
+export async function journalBytes(file: File): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of journalChunks(file)) chunks.push(chunk);
+  return concatBytes(chunks);
+}
+
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
   try {
     while (true) {
       const { done, value } = await reader.read();
@@ -117,6 +158,7 @@ export async function* chunksOf(file: File): AsyncGenerator<Uint8Array> {
   }
 }
 
+/** A file picked beside a journal (a DAG file, a model file), whole, as it is. */
 export async function bytesOf(file: File): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
