@@ -7,6 +7,7 @@
  */
 import type { Model } from "../src/models/model.js";
 import { isRegisteredModelName, MODELS } from "../src/models/registry.js";
+import { sortDropped } from "./dropped.js";
 import { MODEL_FILE_GUIDE, modelGuide } from "./model-guides.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
 import { journalReports, verdictOn } from "./verdict.js";
@@ -57,12 +58,7 @@ dagInput.addEventListener("change", () => {
 });
 modelChoice.addEventListener("change", start);
 modelFileInput.addEventListener("change", () => {
-  modelFile = modelFileInput.files?.[0] ?? null;
-  modelFileOption.disabled = modelFile === null;
-  modelFileOption.text =
-    modelFile === null ? "the model file picked (none yet)" : `the model file ${modelFile.name}`;
-  if (modelFile !== null) modelChoice.value = MODEL_FILE_CHOICE;
-  else if (modelChoice.value === MODEL_FILE_CHOICE) modelChoice.value = "";
+  chooseModelFile(modelFileInput.files?.[0] ?? null);
   start();
 });
 drop.addEventListener("dragover", (event) => {
@@ -70,16 +66,27 @@ drop.addEventListener("dragover", (event) => {
   drop.classList.add("over");
 });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-drop.addEventListener("drop", (event) => {
+drop.addEventListener("drop", async (event) => {
   event.preventDefault();
   drop.classList.remove("over");
-  const files = Array.from(event.dataTransfer?.files ?? []);
-  if (files.length === 0) return;
-  if (files.length > 2) {
-    showError("Drop one journal, or one journal and its DAG file.");
+  const { modelFiles, others } = await sortDropped(Array.from(event.dataTransfer?.files ?? []));
+  if (modelFiles.length + others.length === 0) return;
+  if (modelFiles.length > 1 || others.length > 2) {
+    showError(
+      "Drop one journal, or one journal and its DAG file or its model file (and a model file alone is checked).",
+    );
     return;
   }
-  const picked = classify(files);
+  const [model] = modelFiles;
+  if (model !== undefined) {
+    modelFileInput.value = "";
+    chooseModelFile(model);
+  }
+  if (others.length === 0) {
+    start();
+    return;
+  }
+  const picked = classify(others);
   journalInput.value = "";
   if (picked.dag !== null) {
     dagInput.value = "";
@@ -87,6 +94,16 @@ drop.addEventListener("drop", (event) => {
   }
   pickJournal(picked.journal);
 });
+
+/** A model file picked or dropped is the Model; none picked lets its option go. */
+function chooseModelFile(picked: File | null): void {
+  modelFile = picked;
+  modelFileOption.disabled = picked === null;
+  modelFileOption.text =
+    picked === null ? "the model file picked (none yet)" : `the model file ${picked.name}`;
+  if (picked !== null) modelChoice.value = MODEL_FILE_CHOICE;
+  else if (modelChoice.value === MODEL_FILE_CHOICE) modelChoice.value = "";
+}
 
 /** A journal picked or dropped: the DAG file picked for another lets go, one waiting for it is its. */
 function pickJournal(picked: File | null): void {

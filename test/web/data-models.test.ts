@@ -193,6 +193,42 @@ describe("the page with models defined by data", () => {
     await page.close();
   });
 
+  it("takes a model file dropped with its journal as the Model, and one dropped alone to be checked", async () => {
+    const drop = async (page: Page, paths: readonly string[]) => {
+      const files = paths.map((path) => ({
+        name: path.split("/").at(-1) as string,
+        text: readFileSync(example(path), "utf8"),
+      }));
+      const transfer = await page.evaluateHandle((dropped) => {
+        const data = new DataTransfer();
+        for (const { name, text } of dropped) data.items.add(new File([text], name));
+        return data;
+      }, files);
+      await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+    };
+    const journal = example("data/ci-jobs-violations.journal.json");
+    const expected = cliReport(journal, example("data/ci-jobs.yaml"));
+    const together = await web.open();
+    await drop(together, ["data/ci-jobs-violations.journal.json", "data/ci-jobs.yaml"]);
+    await together.waitForFunction(() => document.body.dataset.state === "done");
+    expect(await together.inputValue("#model")).toBe("file");
+    expect(await shownReport(together)).toEqual(expected);
+    await together.close();
+
+    const after = await web.open();
+    expect(await auditInPage(after, journal)).toBe("error");
+    await drop(after, ["data/ci-jobs.yaml"]);
+    await after.waitForFunction(() => document.body.dataset.state === "done");
+    expect(await shownReport(after)).toEqual(expected);
+    await after.close();
+
+    const alone = await web.open();
+    await drop(alone, ["data/payment-intents.json"]);
+    await alone.waitForFunction(() => document.body.dataset.state === "model-checked");
+    expect(await shownStatus(alone)).toContain('states the model "payment-intents"');
+    await alone.close();
+  });
+
   it("refuses a broken model file as the command line does, with its line, column and JSON Pointer", async () => {
     const files: [name: string, text: string][] = [
       [

@@ -12,6 +12,7 @@ import { walkJson } from "../../journal/json-walk.js";
 import { textPosition } from "../../journal/text-position.js";
 import { checkModel, type Locate, ModelFileError, pointerOf } from "./check.js";
 import type { CompiledModel } from "./compiled.js";
+import { type ModelFormat, modelFormatOf } from "./model-format.js";
 
 export interface ModelText {
   /** The file's data: objects as `Map`s in the file's order. */
@@ -19,15 +20,7 @@ export interface ModelText {
   readonly locate: Locate;
 }
 
-export type ModelFormat = "json" | "yaml";
-
-/** The format a model file's name says, or null when it says none statefold reads. */
-export function modelFormatOf(file: string): ModelFormat | null {
-  const lower = file.toLowerCase();
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
-  return null;
-}
+export { type ModelFormat, modelFormatOf } from "./model-format.js";
 
 /** The model the bytes of a file of that name state (in a browser too: no file system needed). */
 export function parseModelFile(bytes: Uint8Array, file: string): CompiledModel {
