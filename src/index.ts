@@ -45,3 +45,8 @@ export {
   referenceOperationsEngine,
 } from "./models/operations/engine.js";
 export * as operations from "./models/operations/index.js";
+export {
+  type AuditAnswer,
+  type JournalsReport,
+  journalReports,
+} from "./models/report-frame.js";

@@ -10,9 +10,9 @@
 import { useContainerStack, scanLine } from "../json";
 import { Limit } from "../jsonl";
 import { abandon, reserve } from "../memory";
-import { auditRecord, beginJournal, DataLines, finishJournal } from "./lines";
+import { auditRecord, beginJournal, DataLines, finishJournal, recordIndex } from "./lines";
 import { useKeyScratch } from "./record";
-import { countEvent, limitReached, stopAtLimit, stopped } from "./report";
+import { limitReached, stopAtLimit, stopped } from "./report";
 
 let element: usize = 0;
 let elementScratch: usize = 0;
@@ -51,7 +51,7 @@ export function elementRoom(bytes: usize, line: f64): usize {
 
 /** Audits the element of `length` bytes written at `elementRoom`'s pointer. Returns a Limit code. */
 export function auditElement(length: usize, line: f64): i32 {
-  const index = countEvent();
+  const index = recordIndex();
   if (stopped) return limitReached();
   useContainerStack(elementStack);
   useKeyScratch(elementScratch);

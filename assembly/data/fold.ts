@@ -82,6 +82,19 @@ function journalWord(at: i32): i32 {
 
 /** Lays out a journal's state; false when memory is exhausted. */
 export function resetFold(): bool {
+  forgotten = allocate(<usize>word(TableHeader.CLAUSES_MAX) * 4 + 4);
+  forgottenCount = 0;
+  current = 0;
+  outOfMemory = false;
+  setAbsent(absentCell);
+  return forgotten != 0 && newJournalFold();
+}
+
+/**
+ * Lays out the state of a journal (one more, for a split stream: journals.ts), beside what every
+ * journal shares (the record's scratch); false when memory is exhausted.
+ */
+export function newJournalFold(): bool {
   const registerCount = <usize>word(TableHeader.REGISTER_COUNT);
   const counterCount = <usize>word(TableHeader.COUNTER_COUNT);
   const clausesMax = <usize>word(TableHeader.CLAUSES_MAX);
@@ -91,9 +104,8 @@ export function resetFold(): bool {
   obligations = allocate(clausesMax * 4 + 4);
   madeObligations = allocate(clausesMax * 4 + 4);
   seenKinds = allocate(<usize>word(TableHeader.KIND_COUNT) + 8);
-  forgotten = allocate(clausesMax * 4 + 4);
   if (registers == 0 || counters == 0 || monotone == 0 || obligations == 0 || madeObligations == 0) return false;
-  if (seenKinds == 0 || forgotten == 0) return false;
+  if (seenKinds == 0) return false;
   memory.fill(registers, 0, registerCount * VALUE_BYTES);
   for (let register: usize = 0; register < registerCount; register++) {
     setPacked(operandCells, word(TableHeader.REGISTERS_AT) + <i32>register * Width.VALUE);
@@ -106,13 +118,58 @@ export function resetFold(): bool {
   expectedHigh = int64At(word(TableHeader.JOURNAL_AT) + JournalWord.SEQUENCE_START_LOW) < 0 ? -1 : 0;
   obligationCount = 0;
   madeCount = 0;
-  forgottenCount = 0;
-  current = 0;
   lastSpelling = 0;
   lastSpellingCapacity = 0;
-  outOfMemory = false;
-  setAbsent(absentCell);
+  FindingPlace.index = 0;
+  FindingPlace.line = 0;
+  FindingPlace.kind = -1;
+  FindingPlace.spelling = 0;
+  FindingPlace.spellingLength = 0;
   return true;
+}
+
+// A journal of a split stream keeps its state in its context (journals.ts): the blocks above, the
+// sequence's expectation, the obligations' count, and its last record's place (FindingPlace),
+// which its end's findings are made at.
+
+export const FOLD_CONTEXT_BYTES: usize = 80;
+
+export function saveFoldContext(at: usize): void {
+  store<u32>(at, <u32>registers);
+  store<u32>(at, <u32>counters, 4);
+  store<u32>(at, <u32>monotone, 8);
+  store<u32>(at, <u32>obligations, 12);
+  store<i32>(at, obligationCount, 16);
+  store<u32>(at, <u32>madeObligations, 20);
+  store<u32>(at, <u32>seenKinds, 24);
+  store<u32>(at, <u32>lastSpelling, 28);
+  store<u32>(at, <u32>lastSpellingCapacity, 32);
+  store<i32>(at, FindingPlace.kind, 36);
+  store<u64>(at, expectedLow, 40);
+  store<i64>(at, expectedHigh, 48);
+  store<f64>(at, FindingPlace.index, 56);
+  store<f64>(at, FindingPlace.line, 64);
+  store<u32>(at, <u32>FindingPlace.spelling, 72);
+  store<u32>(at, <u32>FindingPlace.spellingLength, 76);
+}
+
+export function loadFoldContext(at: usize): void {
+  registers = <usize>load<u32>(at);
+  counters = <usize>load<u32>(at, 4);
+  monotone = <usize>load<u32>(at, 8);
+  obligations = <usize>load<u32>(at, 12);
+  obligationCount = load<i32>(at, 16);
+  madeObligations = <usize>load<u32>(at, 20);
+  seenKinds = <usize>load<u32>(at, 24);
+  lastSpelling = <usize>load<u32>(at, 28);
+  lastSpellingCapacity = <usize>load<u32>(at, 32);
+  FindingPlace.kind = load<i32>(at, 36);
+  expectedLow = load<u64>(at, 40);
+  expectedHigh = load<i64>(at, 48);
+  FindingPlace.index = load<f64>(at, 56);
+  FindingPlace.line = load<f64>(at, 64);
+  FindingPlace.spelling = <usize>load<u32>(at, 72);
+  FindingPlace.spellingLength = <usize>load<u32>(at, 76);
 }
 
 /** Folds the record whose fields are read (record.ts); `kind` is -1 when the model has none of its spelling. */

@@ -2,7 +2,8 @@
  * The data kernel's exports (docs/models/data.md): numbers and pointers only. A model is
  * `prepareModel` (the host writes its packed table there, bindings/data/pack-model.ts) and
  * `loadModel`; a journal is `beginJsonl` / (`writePointer`, `writeCapacity`, `consume`)* /
- * `finishJsonl`; then the host reads the report block (report.ts) and the final state.
+ * `finishJsonl`; then the host reads the report block (report.ts) and the final state — of each
+ * journal, by `useJournal`, when the model splits its stream (journals.ts).
  */
 
 import { setHashKey } from "../hash";
@@ -21,6 +22,7 @@ export {
   writePointer,
 } from "../jsonl";
 export { auditElement, beginElements, elementRoom, finishElements } from "./elements";
+export { journalCount, journalKeyPointer, useJournal } from "./journals";
 export { beginJsonl, consume, finishJsonl } from "./lines";
 export { loadModel, prepareModel } from "./model";
 export { restoreRoom, restoreState, snapshotLength, snapshotState } from "./snapshot";

@@ -84,6 +84,27 @@ export function resetInstances(): bool {
   return true;
 }
 
+// A journal of a split stream keeps its tables in its context (journals.ts). Each journal has
+// tables of its own rather than one table keyed by journal and key: an instance's hash and probe
+// stay what an unsplit journal's are (no cost to them), a journal's tables grow with its own
+// instances only, and its creation list is its own, in the order its `atEnd` walks.
+
+export const INSTANCES_CONTEXT_BYTES: usize = 16;
+
+export function saveInstancesContext(at: usize): void {
+  store<u32>(at, <u32>entityRuntime);
+  store<u32>(at, <u32>stateCounts, 4);
+  store<u32>(at, <u32>firstCreated, 8);
+  store<u32>(at, <u32>lastCreated, 12);
+}
+
+export function loadInstancesContext(at: usize): void {
+  entityRuntime = <usize>load<u32>(at);
+  stateCounts = <usize>load<u32>(at, 4);
+  firstCreated = <usize>load<u32>(at, 8);
+  lastCreated = <usize>load<u32>(at, 12);
+}
+
 /** The hash of a key (an int or a string cell). */
 export function keyHash(key: usize): u64 {
   if (tagOf(key) == ValueTag.INT) return hashBytes(key + 8, 8);

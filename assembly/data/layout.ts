@@ -36,7 +36,7 @@ export namespace Width {
   export const OPERAND: i32 = 4;
   export const VALUE: i32 = 3;
   export const ENTITY: i32 = 6;
-  export const JOURNAL: i32 = 13;
+  export const JOURNAL: i32 = 14;
   export const COUNTER: i32 = 3;
 }
 
@@ -128,6 +128,7 @@ export namespace JournalWord {
   export const KNOWN_KINDS_RULE: i32 = 10;
   export const CHECKED_COUNT: i32 = 11;
   export const CHECKED_AT: i32 = 12;
+  export const KEY_FIELD: i32 = 13;
 }
 
 export const TABLE_MAGIC: i32 = 0x54444653;

@@ -12,6 +12,7 @@ import { resetJournalRegion } from "../memory";
 import { resetAllocation } from "./alloc";
 import { checkAtEnd, foldRecord, outOfMemory, resetFold } from "./fold";
 import { resetInstances } from "./instances";
+import { enterJournal, finishJournals, noteStreamTornTail, resetJournals, splitting, stopStreamAtIntegrityFault } from "./journals";
 import { forgetWritten } from "./state-bytes";
 import { JournalWord, TableHeader, Width, word } from "./layout";
 import { kindNamed } from "./model";
@@ -52,13 +53,24 @@ export function beginJournal(): bool {
   resetAllocation();
   resetDecoded();
   forgetWritten();
-  return resetReport() && resetInstances() && resetFold();
+  return resetReport() && resetInstances() && resetFold() && resetJournals();
 }
 
 /** Ends the journal's fold: the instances open at its end (none after an integrity error). Returns a Limit code. */
 export function finishJournal(): i32 {
+  if (splitting) return finishJournals();
   if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
   return limitReached();
+}
+
+/**
+ * A record about to be read: its index in an unsplit journal, counted whether or not the fold has
+ * stopped; a split stream's record is counted by the journal it is routed to (`auditRecord`).
+ */
+// @ts-expect-error: decorator
+@inline
+export function recordIndex(): f64 {
+  return splitting ? 0 : countEvent();
 }
 
 /** Audits the complete lines among the `length` bytes the host just wrote. Returns a Limit code. */
@@ -78,7 +90,7 @@ export function finishJsonl(): i32 {
 @final
 export class DataLines {
   line(start: usize, end: usize, shape: i32): void {
-    const index = countEvent();
+    const index = recordIndex();
     if (stopped) return;
     useKeyScratch(scratch);
     auditRecord(index, lineNumber, shape == LINE_UNCHECKED ? checkLine<DataLines>(start, end) : shape, start, end);
@@ -111,7 +123,8 @@ export class DataLines {
   }
 
   tornTail(line: f64, offset: f64): void {
-    noteTornTail(line, offset);
+    if (splitting) noteStreamTornTail(line, offset);
+    else noteTornTail(report, line, offset);
   }
 
   limit(limit: i32): void {
@@ -121,20 +134,16 @@ export class DataLines {
 
 /**
  * Audits one record: the verdict of its scan (a LineShape, or LINE_NOT_UTF8), then its kind, its
- * fields, its fold. `line` is the file's line it starts on.
+ * fields, its journal (a split stream's, by its key: journals.ts), its fold. `line` is the file's
+ * line it starts on.
  */
 export function auditRecord(index: f64, line: f64, shape: i32, start: usize, end: usize): void {
-  if (shape == LINE_NOT_UTF8) return stopAtIntegrityFault(index, line, Problem.INVALID_UTF8, -1);
-  if (shape == LineShape.INVALID) return stopAtIntegrityFault(index, line, Problem.INVALID_JSON, -1);
-  if (shape == LineShape.NOT_AN_OBJECT) return stopAtIntegrityFault(index, line, Problem.NOT_AN_OBJECT, -1);
+  if (shape == LINE_NOT_UTF8) return stopAtFault(index, line, Problem.INVALID_UTF8, -1);
+  if (shape == LineShape.INVALID) return stopAtFault(index, line, Problem.INVALID_JSON, -1);
+  if (shape == LineShape.NOT_AN_OBJECT) return stopAtFault(index, line, Problem.NOT_AN_OBJECT, -1);
   beginRecord();
-  if (!readKind(start, end)) return stopAtIntegrityFault(index, line, Problem.KIND_NOT_A_STRING, -1);
+  if (!readKind(start, end)) return stopAtFault(index, line, Problem.KIND_NOT_A_STRING, -1);
   const kind = kindNamed(kindPointer, kindLength);
-  FindingPlace.index = index;
-  FindingPlace.line = line;
-  FindingPlace.kind = kind;
-  FindingPlace.spelling = kindPointer;
-  FindingPlace.spellingLength = kindLength;
   const checkedAt =
     kind >= 0
       ? word(TableHeader.KINDS_AT) + kind * Width.KIND + 2
@@ -144,8 +153,24 @@ export function auditRecord(index: f64, line: f64, shape: i32, start: usize, end
   for (let i = 0; i < checked; i++) {
     const typed = typeField(start, end, word(fields + i));
     if (typed == Typed.NO_MEMORY) return stopAtLimit(Limit.MEMORY, line);
-    if (typed == Typed.FAULT) return stopAtIntegrityFault(index, line, Problem.WRONG_TYPE, faultField);
+    if (typed == Typed.FAULT) return stopAtFault(index, line, Problem.WRONG_TYPE, faultField);
   }
+  if (splitting) {
+    index = enterJournal(line);
+    if (index < 0) return;
+  }
+  // Set once the record's journal is active: until then, the place is its last record's.
+  FindingPlace.index = index;
+  FindingPlace.line = line;
+  FindingPlace.kind = kind;
+  FindingPlace.spelling = kindPointer;
+  FindingPlace.spellingLength = kindLength;
   foldRecord(kind);
   if (outOfMemory) stopAtLimit(Limit.MEMORY, line);
+}
+
+/** The record's integrity fault: its journal's, or a split stream's, which stops every journal. */
+function stopAtFault(index: f64, line: f64, problem: i32, field: i32): void {
+  if (splitting) stopStreamAtIntegrityFault(line, problem, field);
+  else stopAtIntegrityFault(index, line, problem, field);
 }

@@ -27,6 +27,8 @@ export namespace Problem {
   export const NOT_AN_OBJECT: i32 = 2;
   export const KIND_NOT_A_STRING: i32 = 3;
   export const WRONG_TYPE: i32 = 4;
+  /** A split stream's record whose key field is absent (journals.ts). */
+  export const NO_JOURNAL_KEY: i32 = 5;
 }
 
 /**

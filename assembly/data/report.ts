@@ -86,6 +86,12 @@ export let stopped = false;
 
 /** Reserves the journal's report block; false when memory is exhausted. */
 export function resetReport(): bool {
+  stopped = false;
+  return newJournalReport();
+}
+
+/** Reserves a journal's report block (one more, for a split stream: journals.ts); false when memory is exhausted. */
+export function newJournalReport(): bool {
   const rules = <usize>word(TableHeader.RULE_COUNT);
   const bytes = REPORT_RULES + (rules + <usize>ILLEGAL_LISTED_MAX) * FINDING_BYTES;
   report = reserve(bytes);
@@ -96,7 +102,6 @@ export function resetReport(): bool {
   store<i32>(report + REPORT_INTEGRITY_FIELD, -1);
   for (let rule: usize = 0; rule < rules; rule++) store<f64>(report + REPORT_RULES + rule * FINDING_BYTES, -1);
   listAt = REPORT_RULES + rules * FINDING_BYTES;
-  stopped = false;
   return true;
 }
 
@@ -121,18 +126,36 @@ export function limitReached(): i32 {
   return load<i32>(report + REPORT_LIMIT);
 }
 
-export function noteTornTail(line: f64, offset: f64): void {
-  store<f64>(report + REPORT_TORN_TAIL_LINE, line);
-  store<f64>(report + REPORT_TORN_TAIL_OFFSET, offset);
+/** Notes the stream's torn tail in the report block `block`. */
+export function noteTornTail(block: usize, line: f64, offset: f64): void {
+  store<f64>(block + REPORT_TORN_TAIL_LINE, line);
+  store<f64>(block + REPORT_TORN_TAIL_OFFSET, offset);
 }
 
 /** Records the record's integrity fault (a record.ts Problem, and the field it names or -1) and stops the fold. */
 export function stopAtIntegrityFault(index: f64, line: f64, problem: i32, field: i32): void {
+  noteIntegrityFault(report, index, line, problem, field);
+}
+
+/** Records an integrity fault in the report block `block` and stops the fold. */
+export function noteIntegrityFault(block: usize, index: f64, line: f64, problem: i32, field: i32): void {
   stopped = true;
-  store<f64>(report + REPORT_INTEGRITY_INDEX, index);
-  store<f64>(report + REPORT_INTEGRITY_LINE, line);
-  store<i32>(report + REPORT_INTEGRITY_PROBLEM, problem);
-  store<i32>(report + REPORT_INTEGRITY_FIELD, field);
+  store<f64>(block + REPORT_INTEGRITY_INDEX, index);
+  store<f64>(block + REPORT_INTEGRITY_LINE, line);
+  store<i32>(block + REPORT_INTEGRITY_PROBLEM, problem);
+  store<i32>(block + REPORT_INTEGRITY_FIELD, field);
+}
+
+// A journal of a split stream keeps its report block in its context (journals.ts).
+
+export const REPORT_CONTEXT_BYTES: usize = 4;
+
+export function saveReportContext(at: usize): void {
+  store<u32>(at, <u32>report);
+}
+
+export function loadReportContext(at: usize): void {
+  report = <usize>load<u32>(at);
 }
 
 /** Where a finding is made: the record's place and kind (its spelling when the kind is unknown). */

@@ -7,7 +7,7 @@
 import { loadDataEngine } from "../../bindings/data/engine.js";
 import { readFileChunks } from "../../src/journal/read-file-bytes.js";
 import { referenceDataEngine } from "../../src/models/data/engine.js";
-import type { DataReport } from "../../src/models/data/report.js";
+import type { DataAnswer, DataReport } from "../../src/models/data/report.js";
 import type { EngineSpec, Finding, Run } from "../bench-model.js";
 import { REFERENCE_COLOR, WASM_COLOR } from "../model-engines.js";
 import { PARSE_ONLY_ENGINE } from "../parse-only.js";
@@ -50,7 +50,7 @@ async function referenceRun(path: string): Promise<Run> {
   return async () => temporalFinding(await engine.auditBytes(readFileChunks(path), { file: path }));
 }
 
-/** Both forms of the model keep the shipped name (./models.ts): their reports are temporal's. */
-function temporalFinding(report: DataReport): Finding {
+/** Both forms of the model keep the shipped name (./models.ts) and split no stream: their answers are a temporal report. */
+function temporalFinding(report: DataAnswer): Finding {
   return { report: report as DataReport<"temporal"> };
 }

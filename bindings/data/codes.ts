@@ -3,6 +3,8 @@
  * turned back into the reference's words, by position; test/bindings/data/pack-model.test.ts
  * holds them to the kernel's namespaces.
  */
+
+import { noJournalKeyMessage } from "../../src/models/data/audit.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
 import { recordProblemMessage } from "../../src/models/data/record.js";
 import { DATA_REASONS, type DataReason } from "../../src/models/data/report.js";
@@ -15,6 +17,7 @@ export const PROBLEMS = [
   "not-an-object",
   "kind-not-a-string",
   "wrong-type",
+  "no-journal-key",
 ] as const;
 
 export type Problem = (typeof PROBLEMS)[number];
@@ -31,6 +34,8 @@ export function integrityMessage(model: CompiledModel, problem: Problem, field: 
       return recordProblemMessage(model, { problem });
     case "wrong-type":
       return recordProblemMessage(model, { problem, field });
+    case "no-journal-key":
+      return noJournalKeyMessage(model, field);
     default: {
       const unreachable: never = problem;
       return unreachable;

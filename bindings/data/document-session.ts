@@ -1,7 +1,6 @@
 import { JsonArraySource } from "../../src/journal/json-array-source.js";
 import type { Path } from "../../src/models/data/compiled.js";
 import { noDocumentSnapshots } from "../../src/models/data/engine.js";
-import type { DataReport } from "../../src/models/data/report.js";
 import type { SessionOwner, StreamedAuditor } from "../streamed-session.js";
 import { limitError } from "../streamed-session.js";
 import type { DataKernelExports } from "./kernel.js";
@@ -10,7 +9,7 @@ import type { DataKernelExports } from "./kernel.js";
 const LIMIT_NONE = 0;
 const LIMIT_MEMORY = 1;
 
-export class DocumentSession implements StreamedAuditor<DataReport> {
+export class DocumentSession<Report> implements StreamedAuditor<Report> {
   private readonly kernel: DataKernelExports;
   private readonly source: JsonArraySource;
   private readonly generation: number;
@@ -20,7 +19,7 @@ export class DocumentSession implements StreamedAuditor<DataReport> {
     paths: readonly Path[],
     private readonly file: string,
     private readonly memoryMessage: string,
-    private readonly readReport: () => DataReport,
+    private readonly readReport: () => Report,
   ) {
     this.kernel = owner.kernel;
     this.source = new JsonArraySource(paths, file);
@@ -38,7 +37,7 @@ export class DocumentSession implements StreamedAuditor<DataReport> {
     }
   }
 
-  finish(): DataReport {
+  finish(): Report {
     this.assertCurrent();
     this.source.end();
     this.check(this.kernel.finishElements());

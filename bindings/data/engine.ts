@@ -3,6 +3,9 @@
  * tables packed once (./pack-model.ts) into its own kernel instance, then any number of journals
  * streamed through it in chunks of any size, each giving the report the reference gives for the
  * same bytes. The streaming and resuming are every streamed model's (../streamed-session.ts).
+ * A model that splits its stream by `journal.key` is audited in the same one pass, its journals
+ * side by side in the kernel (assembly/data/journals.ts), and reported as the reference's
+ * `auditDataJournals` reports it: `{ journals: [...] }`, snapshots holding every journal.
  */
 
 import { chunksOf, UNNAMED_JOURNAL } from "../../src/engine.js";
@@ -14,8 +17,8 @@ import {
 } from "../../src/engine-arguments.js";
 import { JournalError } from "../../src/journal/errors.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
-import { noDocumentSnapshots, splitStreamRefused } from "../../src/models/data/engine.js";
-import type { DataReport } from "../../src/models/data/report.js";
+import { noDocumentSnapshots } from "../../src/models/data/engine.js";
+import type { DataJournalsReport, DataReport } from "../../src/models/data/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
 import type { ModelName } from "../../src/models/registry.js";
 import type { KernelFlavour } from "../kernel.js";
@@ -31,29 +34,44 @@ import { DocumentSession } from "./document-session.js";
 import { isDataHeader } from "./header.js";
 import { type DataKernelExports, instantiateDataKernel } from "./kernel.js";
 import { type PackedModel, packModel } from "./pack-model.js";
-import { readDataReport } from "./read-report.js";
+import { readDataAudit } from "./read-report.js";
 import type { DataSnapshotBody } from "./snapshot-body.js";
 
-export type DataJournalAuditor = StreamedAuditor<DataReport>;
+/**
+ * What auditing a journal gives: its report, or — when the model splits a stream into journals by
+ * `journal.key` — a report per journal (docs/models/data.md, "A stream of journals").
+ */
+export type DataAudit = DataReport | DataJournalsReport;
 
-export interface WasmDataEngine {
+export type DataJournalAuditor<Report extends DataAudit = DataReport> = StreamedAuditor<Report>;
+
+/** `Report` is `DataJournalsReport` for a model that splits its streams, `DataReport` otherwise. */
+export interface WasmDataEngine<Report extends DataAudit = DataReport> {
   readonly name: "wasm";
   readonly flavour: KernelFlavour;
   /** The model the engine audits with. */
   readonly model: CompiledModel;
-  auditBytes(bytes: unknown, options?: StreamedSessionOptions): Promise<DataReport>;
-  openAuditor(options?: StreamedSessionOptions): DataJournalAuditor;
-  resume(snapshot: unknown, journal: unknown, options?: unknown): Promise<DataJournalAuditor>;
+  auditBytes(bytes: unknown, options?: StreamedSessionOptions): Promise<Report>;
+  openAuditor(options?: StreamedSessionOptions): DataJournalAuditor<Report>;
+  resume(
+    snapshot: unknown,
+    journal: unknown,
+    options?: unknown,
+  ): Promise<DataJournalAuditor<Report>>;
   /** The kernel's linear memory, in bytes (it grows and never shrinks). */
   memoryBytes(): number;
 }
 
 const PAGE_BYTES = 65536;
 
-export async function loadDataEngine(
+/**
+ * The engine of a compiled model; its `Report` is the caller's to name: `DataJournalsReport` when
+ * the model's `journal.key` splits its streams.
+ */
+export async function loadDataEngine<Report extends DataAudit = DataReport>(
   model: CompiledModel,
   options: KernelOptions = {},
-): Promise<WasmDataEngine> {
+): Promise<WasmDataEngine<Report>> {
   const flavour = options.flavour ?? (supportsSimd() ? "simd" : "scalar");
   const kernel = await instantiateDataKernel(options.wasm, flavour);
   if (options.memoryLimitBytes !== undefined) {
@@ -67,12 +85,17 @@ export async function loadDataEngine(
       `statefold: the model ${JSON.stringify(model.name)} does not fit the WebAssembly memory`,
     );
   }
-  return new DataKernelEngine(kernel, flavour, model, packed);
+  return new DataKernelEngine(
+    kernel,
+    flavour,
+    model,
+    packed,
+  ) as WasmDataEngine<DataAudit> as WasmDataEngine<Report>;
 }
 
 class DataKernelEngine
-  extends StreamedKernelEngine<DataKernelExports, DataReport>
-  implements WasmDataEngine
+  extends StreamedKernelEngine<DataKernelExports, DataAudit>
+  implements WasmDataEngine<DataAudit>
 {
   private readonly owner: SessionOwner<DataKernelExports> = { kernel: this.kernel, generation: 0 };
 
@@ -89,7 +112,7 @@ class DataKernelEngine
     return new Session(this.owner, options, this.model, this.packed);
   }
 
-  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataReport> {
+  override async auditBytes(given: unknown, givenOptions?: unknown): Promise<DataAudit> {
     if ("lines" in this.model.source) return super.auditBytes(given, givenOptions);
     const { bytes, options } = auditBytesArguments<StreamedSessionOptions>(
       given,
@@ -101,7 +124,7 @@ class DataKernelEngine
     return session.finish();
   }
 
-  override openAuditor(options?: unknown): DataJournalAuditor {
+  override openAuditor(options?: unknown): DataJournalAuditor<DataAudit> {
     if ("lines" in this.model.source) return super.openAuditor(options);
     const checked = optionsArgument<StreamedSessionOptions>(
       "openAuditor(options)",
@@ -115,7 +138,7 @@ class DataKernelEngine
     snapshot: unknown,
     journal: unknown,
     options?: unknown,
-  ): Promise<DataJournalAuditor> {
+  ): Promise<DataJournalAuditor<DataAudit>> {
     if ("lines" in this.model.source) return super.resume(snapshot, journal, options);
     const checked = optionsArgument<StreamedSessionOptions>(
       "resume(snapshot, journal, options)",
@@ -126,7 +149,7 @@ class DataKernelEngine
   }
 
   /** A journal that is one JSON document (./document-session.ts). */
-  private documentSession(options: StreamedSessionOptions): DocumentSession {
+  private documentSession(options: StreamedSessionOptions): DocumentSession<DataAudit> {
     const { source } = this.model;
     if ("lines" in source) throw new Error("statefold: a JSONL model has no document session");
     return new DocumentSession(
@@ -134,7 +157,7 @@ class DataKernelEngine
       source.arrays,
       options.file ?? UNNAMED_JOURNAL,
       MEMORY_MESSAGE,
-      () => readDataReport(this.kernel, this.model),
+      () => readDataAudit(this.kernel, this.model),
     );
   }
 }
@@ -148,7 +171,7 @@ const RESTORE_INVALID = 1;
 /** The kernel's limit code for exhausted memory (assembly/jsonl.ts, Limit). */
 const LIMIT_MEMORY = 1;
 
-class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapshotBody> {
+class Session extends StreamedSession<DataKernelExports, DataAudit, DataSnapshotBody> {
   /** The model file's name: a snapshot names its model as every model's does. */
   protected readonly model: ModelName;
   protected readonly memoryMessage = MEMORY_MESSAGE;
@@ -164,7 +187,6 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
   }
 
   protected begin(firstLine: Uint8Array): number {
-    if (this.compiled.journal.key !== null) throw splitStreamRefused(this.file, this.compiled);
     const header = isDataHeader(firstLine, this.file, this.compiled.name);
     this.check(this.kernel.beginJsonl(header ? 1 : 0));
     return 0; // the kernel is fed line 1 and skips the header itself
@@ -214,7 +236,7 @@ class Session extends StreamedSession<DataKernelExports, DataReport, DataSnapsho
     if (restored !== RESTORE_OK) this.check(LIMIT_MEMORY);
   }
 
-  protected readReport(): DataReport {
-    return readDataReport(this.kernel, this.compiled);
+  protected readReport(): DataAudit {
+    return readDataAudit(this.kernel, this.compiled);
   }
 }

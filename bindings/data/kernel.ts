@@ -24,6 +24,10 @@ export interface DataKernelExports extends StreamingKernel {
   snapshotLength(): number;
   restoreRoom(bytes: number): number;
   restoreState(pointer: number, length: number): number;
+  /** A split stream's (assembly/data/journals.ts): its reports, and which one is read. */
+  journalCount(): number;
+  useJournal(journal: number): void;
+  journalKeyPointer(): number;
   readonly FINDING_BYTES: WebAssembly.Global;
   readonly REPORT_EVENTS: WebAssembly.Global;
   readonly REPORT_ILLEGAL: WebAssembly.Global;

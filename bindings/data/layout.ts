@@ -24,7 +24,7 @@
  *   entity (Width.ENTITY)     [states, slots, reuse, atEnd rule or -1, final flags at, atEnd flags
  *                             at or -1]; each flags list one word per state
  *   journal (Width.JOURNAL)   JournalWord: sequence, monotone fields, known-kinds rule, the fields
- *                             every record is checked on
+ *                             every record is checked on, the field that splits a stream (or -1)
  *   register (Width.VALUE)    its initial value
  *   counter (Width.COUNTER)   [has max, max low, max high]
  *   source                    [SourceKind, alternatives, (path at)×alternatives]
@@ -66,7 +66,7 @@ export const Width = {
   OPERAND: 4,
   VALUE: 3,
   ENTITY: 6,
-  JOURNAL: 13,
+  JOURNAL: 14,
   COUNTER: 3,
 } as const;
 
@@ -138,4 +138,6 @@ export const JournalWord = {
   KNOWN_KINDS_RULE: 10,
   CHECKED_COUNT: 11,
   CHECKED_AT: 12,
+  /** The field that splits a stream into journals (`journal.key`); -1 when none does. */
+  KEY_FIELD: 13,
 } as const;

@@ -289,7 +289,7 @@ function packEntities(table: TableBuilder, model: CompiledModel): number {
 }
 
 function packJournal(table: TableBuilder, model: CompiledModel): number {
-  const { sequence, monotone, monotoneRule, knownKindsRule, reads } = model.journal;
+  const { sequence, monotone, monotoneRule, knownKindsRule, reads, key } = model.journal;
   const monotoneAt =
     monotone.length === 0
       ? 0
@@ -315,6 +315,7 @@ function packJournal(table: TableBuilder, model: CompiledModel): number {
   set(JournalWord.KNOWN_KINDS_RULE, knownKindsRule ?? -1);
   set(JournalWord.CHECKED_COUNT, checked.length);
   set(JournalWord.CHECKED_AT, checkedAt);
+  set(JournalWord.KEY_FIELD, key ?? -1);
   return at;
 }
 

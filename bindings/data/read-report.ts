@@ -9,6 +9,7 @@ import type {
   DataFinal,
   DataFinding,
   DataIntegrity,
+  DataJournalsReport,
   DataReason,
   DataReport,
   DataVerdict,
@@ -41,6 +42,41 @@ export function reportInt(value: bigint): ReportInt {
   return value >= -SAFE && value <= SAFE ? Number(value) : value.toString();
 }
 
+/**
+ * The report of a model's journal; when the model splits its stream (`journal.key`), a report per
+ * journal, in order of first appearance, each with its key (null: no journal began).
+ */
+export function readDataAudit(
+  kernel: DataKernelExports,
+  model: CompiledModel,
+): DataReport | DataJournalsReport {
+  if (model.journal.key === null) return readDataReport(kernel, model);
+  const journals: DataReport[] = [];
+  for (let journal = 0; journal < kernel.journalCount(); journal++) {
+    kernel.useJournal(journal);
+    const { model: name, ...report } = readDataReport(kernel, model);
+    const journalKey = valueReader(kernel)(kernel.journalKeyPointer());
+    journals.push({ model: name, journal: journalKey, ...report });
+  }
+  return { journals };
+}
+
+/** A value cell's value (assembly/data/values.ts) as a report writes it. */
+function valueReader(kernel: DataKernelExports): (cell: number) => ReportValue {
+  const memory = kernel.memory.buffer;
+  const view = new DataView(memory);
+  return (cell) => {
+    const tag = view.getUint32(cell, true);
+    if (tag === ValueTag.INT) return reportInt(view.getBigInt64(cell + 8, true));
+    if (tag === ValueTag.STRING) {
+      const pointer = view.getUint32(cell + 8, true);
+      return decodeWtf8(new Uint8Array(memory, pointer, view.getUint32(cell + 4, true)));
+    }
+    if (tag === ValueTag.BOOL) return view.getUint32(cell + 8, true) !== 0;
+    return null;
+  };
+}
+
 export function readDataReport(kernel: DataKernelExports, model: CompiledModel): DataReport {
   const memory = kernel.memory.buffer;
   const view = new DataView(memory);
@@ -51,15 +87,7 @@ export function readDataReport(kernel: DataKernelExports, model: CompiledModel):
   const i32 = (name: keyof DataKernelExports) => view.getInt32(offset(name), true);
   const text = (pointer: number, length: number) =>
     decodeWtf8(new Uint8Array(memory, pointer, length));
-
-  const valueAt = (cell: number): ReportValue => {
-    const tag = view.getUint32(cell, true);
-    if (tag === ValueTag.INT) return reportInt(view.getBigInt64(cell + 8, true));
-    if (tag === ValueTag.STRING)
-      return text(view.getUint32(cell + 8, true), view.getUint32(cell + 4, true));
-    if (tag === ValueTag.BOOL) return view.getUint32(cell + 8, true) !== 0;
-    return null;
-  };
+  const valueAt = valueReader(kernel);
 
   const findingAt = (at: number): DataFinding => {
     const kind = view.getInt32(at + FINDING_WORDS.KIND, true);

@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { ModelName } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
 import type { UnreadableJournal } from "../report/views.js";
 import { AuditPool } from "./audit-pool.js";
 import { AuditPrinter, type PrinterOptions } from "./audit-printer.js";
@@ -87,19 +88,21 @@ export async function auditJournals(
       const outcome = await audit;
       if ("unreadable" in outcome) {
         unreadable += 1;
-        tally.finish(index, 0, null, false);
+        tally.finish(index, 0, null, 0);
         say(() => output.stderr(`statefold: ${outcome.unreadable}\n`));
         const journal = { file: outcome.file, error: outcome.unreadable };
         printer.unreadable(journal);
         if (options.keepReports) journals.push(journal);
         continue;
       }
-      readable += 1;
-      tally.finish(index, outcome.bytesRead, outcome.events, outcome.passes);
-      if (outcome.report !== null) journals.push({ file: outcome.file, report: outcome.report });
+      readable += outcome.journals;
+      tally.finish(index, outcome.bytesRead, outcome.events, outcome.failing);
+      const { file, report } = outcome;
+      if (report !== null)
+        journals.push(...journalReports(report).map((one) => ({ file, report: one })));
       printer.journal(outcome.output);
     }
-    printer.finish(inputs.length, readable, tally);
+    printer.finish(readable + unreadable, readable, tally);
   } finally {
     bar?.stop();
     await Promise.all([fileAuditor.close(), inProcess.close()]);

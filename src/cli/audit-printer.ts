@@ -14,11 +14,14 @@
  * in the closing verdict line.
  */
 
+import type { ModelAnswer } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
+import type { FindingNumbers } from "../report/model-text.js";
 import type { UnreadableJournal } from "../report/views.js";
 import { formatBytes, formatCount, formatNumber, plural } from "../text/format-units.js";
 import type { AuditTally } from "./audit-tally.js";
 import { renderJson } from "./render-json.js";
-import { renderAuditText, renderSummary, type TextJournal } from "./render-text.js";
+import { renderAuditText, renderSummary } from "./render-text.js";
 
 export const AUDIT_FORMATS = ["text", "json", "ndjson"] as const;
 export type AuditFormat = (typeof AUDIT_FORMATS)[number];
@@ -31,22 +34,42 @@ export interface PrinterOptions {
   readonly colour: boolean;
 }
 
+/** A file's audit to render, and the numbers behind each of its journals' findings when gathered. */
+export interface RenderedRun {
+  readonly file: string;
+  /** Its report, or a report per journal when its model splits the stream. */
+  readonly report: ModelAnswer;
+  /** Per journal, in the answer's order. */
+  readonly numbers?: readonly FindingNumbers[];
+}
+
 /**
- * One journal's output in the chosen format, without what separates it from the journal before:
- * rendered where the journal was audited (a worker thread renders its own, so that this thread
- * only writes), printed in turn by `AuditPrinter`.
+ * One file's output in the chosen format, without what separates it from the file before:
+ * rendered where the file was audited (a worker thread renders its own, so that this thread
+ * only writes), printed in turn by `AuditPrinter`. A stream split into journals is printed as a
+ * directory's journals are, one after another (docs/models/data.md, "A stream of journals"); a
+ * single one in json is its answer, `{"journals": [...]}`.
  */
-export function renderJournalOutput(journal: TextJournal, options: PrinterOptions): string {
+export function renderJournalOutput(run: RenderedRun, options: PrinterOptions): string {
   const { format, single, strict, colour } = options;
-  const { file, report } = journal;
+  const { file } = run;
+  const journals = journalReports(run.report);
   switch (format) {
     case "json":
-      if (single) return renderJson(report);
-      return JSON.stringify({ file, report }, null, 2).replaceAll("\n", "\n  ");
-    case "text":
-      return renderAuditText([journal], { strict, colour });
+      if (single) return renderJson(run.report);
+      return journals
+        .map((report) => JSON.stringify({ file, report }, null, 2).replaceAll("\n", "\n  "))
+        .join(",\n  ");
+    case "text": {
+      const texts = journals.map((report, index) => ({
+        file,
+        report,
+        numbers: run.numbers?.[index],
+      }));
+      return renderAuditText(texts, { strict, colour });
+    }
     case "ndjson":
-      return `${JSON.stringify({ file, report })}\n`;
+      return journals.map((report) => `${JSON.stringify({ file, report })}\n`).join("");
     default: {
       const unreachable: never = format;
       return unreachable;
@@ -93,8 +116,8 @@ export class AuditPrinter {
   }
 
   /**
-   * The end: `given` journals were asked for, `readable` of them could be read, and the tally
-   * counted those that failed.
+   * The end: `given` journals were found (each journal of a stream split by its model counted),
+   * `readable` of them could be read, and the tally counted those that failed.
    */
   finish(given: number, readable: number, tally: AuditTally): void {
     const { format, single, strict } = this.options;
@@ -103,7 +126,8 @@ export class AuditPrinter {
         if (!single) this.write(this.printed === 0 ? "[]\n" : "\n]\n");
         return;
       case "text": {
-        if (single || readable === 0) return;
+        // One file is printed bare, unless its model split it into several journals.
+        if ((single && given === 1) || readable === 0) return;
         const passing = readable - tally.totals().failing;
         this.write(
           `\n${totalsLine(readable, tally, strict)}\n${renderSummary(given, readable, passing, strict).trimStart()}`,

@@ -40,13 +40,16 @@ export class AuditTally {
     this.inFlight.set(journal, progress);
   }
 
-  /** A journal is done: `events` is null when it could not be read. */
-  finish(journal: number, bytes: number, events: number | null, passes: boolean): void {
+  /**
+   * A journal given is done: `events` is null when it could not be read; `failing` counts the
+   * journals in it that do not pass (a stream split by its model holds several).
+   */
+  finish(journal: number, bytes: number, events: number | null, failing: number): void {
     this.inFlight.delete(journal);
     this.journalsDone += 1;
     this.bytesDone += bytes;
     this.eventsDone += events ?? 0;
-    if (events !== null && !passes) this.failing += 1;
+    this.failing += failing;
   }
 
   totals(): TallyTotals {

@@ -14,7 +14,13 @@ import { ownFormatModel, ownFormatOf, refuseForeignFlags } from "../journal/mode
 import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Model } from "../models/model.js";
-import { DEFAULT_MODEL, type ModelName, type ModelReport, modelNamed } from "../models/registry.js";
+import {
+  DEFAULT_MODEL,
+  type ModelAnswer,
+  type ModelName,
+  type ModelReport,
+  modelNamed,
+} from "../models/registry.js";
 import { type ModelFlagValues, modelEngineOptions } from "./model-flags.js";
 
 export type { EngineName } from "../engine.js";
@@ -40,7 +46,7 @@ export interface AuditOptions {
 }
 
 /** A registered model's engine, over any of the model's options. */
-export type AnyModelEngine = ModelEngine<ModelReport, JournalOptions>;
+export type AnyModelEngine = ModelEngine<ModelAnswer, JournalOptions>;
 
 /** An engine that can tell how many events it has audited before it is done (the progress bar). */
 interface CountsEvents {
@@ -123,8 +129,13 @@ export function headerModelReader(name: EngineName): HeaderModelReader {
   };
 }
 
-/** An audited journal and how many bytes of it were read (for a throughput). */
-export interface AuditRun extends AuditedJournal {
+/**
+ * An audited file or stream — its report, or a report per journal when its model splits it
+ * (docs/models/data.md, "A stream of journals") — and how many bytes of it were read.
+ */
+export interface AuditRun {
+  readonly file: string;
+  readonly report: ModelAnswer;
   readonly bytesRead: number;
 }
 
@@ -142,7 +153,7 @@ export async function auditJournalFile(
   const engine = await modelEngine(model, options.engine);
   const { file, report } = await format.audit(path, engine, options.modelFlags);
   const bytesRead = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
-  return { file, report: report as ModelReport, bytesRead };
+  return { file, report: report as ModelAnswer, bytesRead };
 }
 
 /** A JSONL journal from a stream of chunks (a file, the standard input), named `file` in reports. */

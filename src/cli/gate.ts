@@ -9,7 +9,9 @@ import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileChunks, readStoredFileBytes } from "../journal/read-file-bytes.js";
 import type { TornTail } from "../models/journal-source.js";
-import { MODEL_NAMES, type ModelName, type ModelReport } from "../models/registry.js";
+import { MODEL_NAMES, type ModelAnswer, type ModelName } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
+import { journalTitle } from "../report/wording.js";
 import { plural } from "../text/format-units.js";
 import {
   type CliOutput,
@@ -105,7 +107,7 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
   const modelFlags = givenModelFlags(values);
   const source = oneJournal(given);
   const journal = source.path;
-  const { report, violation } =
+  const { events, tornTail, violation } =
     values.snapshot === undefined
       ? gated(
           (await auditOneJournal(source, { modelFlags, engine, model })).report,
@@ -113,12 +115,11 @@ async function runGate(args: readonly string[], output: CliOutput): Promise<numb
           values.strict,
         )
       : await auditWithSnapshot(source, values.snapshot, modelFlags, engine, values.strict, model);
-  if (report.tornTail !== null)
-    output.stderr(`statefold: ${tornTailWarning(journal, report.tornTail)}\n`);
+  if (tornTail !== null) output.stderr(`statefold: ${tornTailWarning(journal, tornTail)}\n`);
   output.stdout(
     format === "json"
-      ? renderJson(gateJson(journal, report, violation, values.strict))
-      : gateLine(journal, report, violation, values.strict),
+      ? renderJson(gateJson(journal, { events, tornTail, violation }, values.strict))
+      : gateLine(journal, { events, tornTail, violation }, values.strict),
   );
   return violation === null ? ExitCode.conformant : ExitCode.notConformant;
 }
@@ -132,16 +133,16 @@ function auditOneJournal(source: OneJournal, options: AuditOptions): Promise<Aud
 /** `resume: …` or `refuse: …`, the one line a shell script reads. */
 function gateLine(
   journal: string,
-  report: ModelReport,
-  violation: JournalInvariantViolation | null,
+  { events, tornTail, violation }: Gated,
   strict: boolean,
 ): string {
   if (violation !== null) {
-    return `refuse: ${violation.message.replace(`${journal}: refusing to resume: `, `${journal}: `)}\n`;
+    const { file, message } = violation;
+    return `refuse: ${message.replace(`${file}: refusing to resume: `, `${file}: `)}\n`;
   }
   const conformant = strict ? "strictly conformant" : "conformant";
-  const torn = report.tornTail === null ? "" : `, with a torn tail at line ${report.tornTail.line}`;
-  return `resume: ${journal} is ${conformant} (${plural(report.events, "event")})${torn}\n`;
+  const torn = tornTail === null ? "" : `, with a torn tail at line ${tornTail.line}`;
+  return `resume: ${journal} is ${conformant} (${plural(events, "event")})${torn}\n`;
 }
 
 /**
@@ -158,16 +159,15 @@ function tornTailWarning(journal: string, tornTail: TornTail): string {
 /** The gate's decision as JSON (docs/gate.md, "JSON output"). */
 function gateJson(
   journal: string,
-  report: ModelReport,
-  violation: JournalInvariantViolation | null,
+  { events, tornTail, violation }: Gated,
   strict: boolean,
 ): unknown {
   return {
     file: journal,
     decision: violation === null ? "resume" : "refuse",
     strict,
-    events: report.events,
-    tornTail: report.tornTail,
+    events,
+    tornTail,
     refusal:
       violation === null
         ? null
@@ -180,14 +180,30 @@ function gateJson(
   };
 }
 
-/** A report with the gate's verdict on it: null to resume, else why it refuses. */
+/** What the gate says of a journal: its size, its torn tail, and null to resume, else why it refuses. */
 interface Gated {
-  readonly report: ModelReport;
+  readonly events: number;
+  readonly tornTail: TornTail | null;
   readonly violation: JournalInvariantViolation | null;
 }
 
-function gated(report: ModelReport, journal: string, strict: boolean): Gated {
-  return { report, violation: gateViolation(report, journal, strict) };
+/**
+ * A stream split into journals (docs/models/data.md, "A stream of journals") is refused at the
+ * breach that comes first in the file, whichever journal it is in: that is where a runtime
+ * resuming from it would have gone wrong first. Its torn tail is the stream's, in every report.
+ */
+function gated(answer: ModelAnswer, journal: string, strict: boolean): Gated {
+  const reports = journalReports(answer);
+  const place = (violation: JournalInvariantViolation) =>
+    violation.event?.line ?? violation.event?.index ?? Number.POSITIVE_INFINITY;
+  let violation: JournalInvariantViolation | null = null;
+  for (const report of reports) {
+    const found = gateViolation(report, journalTitle(journal, report), strict);
+    if (found !== null && (violation === null || place(found) < place(violation)))
+      violation = found;
+  }
+  const events = reports.reduce((sum, report) => sum + report.events, 0);
+  return { events, tornTail: reports[0]?.tornTail ?? null, violation };
 }
 
 /** Resumes from the snapshot when there is one, and leaves a new one behind a journal that passes. */

@@ -6,7 +6,8 @@
  * copying thousands of reports between threads cost the main thread more than auditing them.
  */
 import { JournalError } from "../journal/errors.js";
-import type { ModelReport } from "../models/registry.js";
+import type { ModelAnswer } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
 import { passes } from "../report/verdict.js";
 import { type PrinterOptions, renderJournalOutput } from "./audit-printer.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
@@ -23,12 +24,14 @@ export type JournalOutcome =
       readonly file: string;
       readonly bytesRead: number;
       readonly events: number;
-      /** Under the printer's `strict`. */
-      readonly passes: boolean;
+      /** Its journals: one, or — a stream split by its model — each of the stream's. */
+      readonly journals: number;
+      /** How many of them do not pass, under the printer's `strict`. */
+      readonly failing: number;
       /** From `renderJournalOutput`. */
       readonly output: string;
       /** Null unless `keepReport`. */
-      readonly report: ModelReport | null;
+      readonly report: ModelAnswer | null;
     }
   | { readonly file: string; readonly unreadable: string };
 
@@ -63,11 +66,13 @@ async function outcomeOf(
     throw error;
   }
   const { report, bytesRead } = run;
+  const journals = journalReports(report);
   return {
     file: run.file,
     bytesRead,
-    events: report.events,
-    passes: passes(report, options.printer.strict),
+    events: journals.reduce((sum, journal) => sum + journal.events, 0),
+    journals: journals.length,
+    failing: journals.filter((journal) => !passes(journal, options.printer.strict)).length,
     output: renderJournalOutput(
       { ...run, numbers: await numbersFor(run, options, rereadable) },
       options.printer,
@@ -81,6 +86,10 @@ async function numbersFor(
   run: AuditRun,
   options: OutcomeOptions,
   rereadable: boolean,
-): Promise<FindingNumbers> {
-  return rereadable && options.printer.format === "text" ? findingNumbersOf(run) : new Map();
+): Promise<FindingNumbers[]> {
+  if (!rereadable || options.printer.format !== "text") return [];
+  const { file } = run;
+  return Promise.all(
+    journalReports(run.report).map((report) => findingNumbersOf({ file, report })),
+  );
 }

@@ -5,8 +5,15 @@
  */
 import { JournalError } from "../journal/errors.js";
 import { loadDataModelFile } from "../models/data/load.js";
+import type { DataModel } from "../models/data/model.js";
 import { modelFormatOf } from "../models/data/model-text.js";
-import { addLoadedModel, isModelName, MODEL_NAMES, type ModelName } from "../models/registry.js";
+import {
+  addLoadedModel,
+  isModelName,
+  MODEL_NAMES,
+  type ModelName,
+  modelNamed,
+} from "../models/registry.js";
 import { UsageError } from "./command.js";
 
 /** What `--model` chose: the model's name, and the file that defines it when it was one. */
@@ -43,3 +50,12 @@ export async function useModelFile(path: string): Promise<ModelName> {
 
 /** The help's words for `--model`, beside a command's own. */
 export const MODEL_FLAG_HELP = `${MODEL_NAMES.join(", ")}, or a model file of your own (.json, .yaml: docs/models/data.md)`;
+
+/**
+ * Whether a model's journals are JSON documents (`records.source` an array: docs/models/data.md,
+ * "Journals"): written whole, so audited whole — never snapshotted, nor watched as they grow.
+ */
+export function journalsAreDocuments(model: ModelName): boolean {
+  const chosen = modelNamed(model);
+  return "compiled" in chosen && !("lines" in (chosen as DataModel).compiled.source);
+}

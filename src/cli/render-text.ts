@@ -8,7 +8,12 @@ import type { Model } from "../models/model.js";
 import { type ModelReport, modelNamed } from "../models/registry.js";
 import type { FindingNumbers } from "../report/model-text.js";
 import { passes } from "../report/verdict.js";
-import { eventLocation as at, integrityConsequence, TORN_TAIL_MEANING } from "../report/wording.js";
+import {
+  eventLocation as at,
+  integrityConsequence,
+  journalTitle,
+  TORN_TAIL_MEANING,
+} from "../report/wording.js";
 import { formatCount, plural } from "../text/format-units.js";
 import type { AuditedJournal } from "./engine.js";
 
@@ -105,7 +110,8 @@ type Label = (text: string) => string;
 
 function verdictLine(file: string, report: ModelReport, strict: boolean, style: Style): string {
   const mark = passes(report, strict) ? style.good("✓") : style.bad("✗");
-  return `${mark} ${file}: ${verdict(report, strict, style)} (${plural(report.events, "event")})`;
+  const title = journalTitle(file, report);
+  return `${mark} ${title}: ${verdict(report, strict, style)} (${plural(report.events, "event")})`;
 }
 
 function verdict(report: ModelReport, strict: boolean, style: Style): string {

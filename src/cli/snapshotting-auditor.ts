@@ -8,14 +8,14 @@ import type { JournalDigests } from "../digest/journal-digests.js";
 import type { ResumeJournal } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import type { Model } from "../models/model.js";
-import { type ModelName, type ModelReport, modelNamed } from "../models/registry.js";
+import { type ModelAnswer, type ModelName, modelNamed } from "../models/registry.js";
 import { modelKernel } from "./engine.js";
 import { type ModelFlagValues, modelEngineOptions } from "./model-flags.js";
 
 /** What the gate and the worker need of an auditor, whatever the model. */
 export interface SnapshottingAuditor {
   write(chunk: Uint8Array): void;
-  finish(): ModelReport;
+  finish(): ModelAnswer;
   snapshot(): Uint8Array;
   advancedSinceResume(): boolean;
 }

@@ -1,5 +1,5 @@
 import { Worker } from "node:worker_threads";
-import { MODEL_NAMES, type ModelName } from "../models/registry.js";
+import { MODEL_NAMES } from "../models/registry.js";
 import { bytesFlag, oneRedisUrl, secondsFlag } from "../scale/flags.js";
 import { DEFAULT_QUEUE } from "../scale/keys.js";
 import { StatusLine } from "../scale/status-line.js";
@@ -13,6 +13,7 @@ import { formatBytes } from "../text/format-units.js";
 import { type CliOutput, type Command, ExitCode, oneOf, parseCommand } from "./command.js";
 import { DEFAULT_ENGINE, ENGINE_NAMES } from "./engine.js";
 import { wordList, wrapHelp } from "./help-columns.js";
+import { chooseModelFlag, MODEL_FLAG_HELP } from "./model-choice.js";
 import {
   givenModelFlags,
   modelFlagOptions,
@@ -22,11 +23,11 @@ import {
 import { integerFlag } from "./number-flags.js";
 import { wantsProgress } from "./progress-bar.js";
 
-const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [--model NAME] [--engine NAME]
+const HELP = `Usage: statefold worker REDIS_URL [--queue Q] [--concurrency N] [--model NAME|FILE] [--engine NAME]
                        ${modelFlagsUsage()} [--strict] [--lease S] [--snapshot-every BYTES]
                        [--snapshot-dir DIR] [--max-deliveries N] [--drain] [--quiet]
 
-${wrapHelp(`Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does — against its model, ${wordList(MODEL_NAMES, "or")}, the one its header names or --model — and publishes its verdict (statefold results) in the same atomic step that acknowledges the job.`, 0, 93)}
+${wrapHelp(`Takes jobs from the queue (statefold enqueue), audits each journal as statefold audit does — against its model, ${wordList(MODEL_NAMES, "or")}, or a model file's: the one the job names (enqueue --model), else --model's, else its header's — and publishes its verdict (statefold results) in the same atomic step that acknowledges the job.`, 0, 93)}
 Every --snapshot-every bytes the audit's snapshot is committed under the job, fenced by the
 lease's epoch: a worker that lost its job commits nothing. A job whose worker is silent for
 --lease seconds (killed, stopped, its machine lost) is taken over by another worker, which
@@ -36,7 +37,7 @@ journal's location must mean the same file to all of them. See docs/scale-out.md
 Options:
   --queue Q             the queue's name (default ${DEFAULT_QUEUE}): its keys share the hash tag {Q}
   --concurrency N       audit N journals at once, on N threads (default 1)
-  --model NAME          ${wrapHelp(`${wordList(MODEL_NAMES, "or")}: as statefold audit --model`, 24, 93)}
+  --model NAME|FILE     ${wrapHelp(`the model of the jobs that name none, as statefold audit --model: ${MODEL_FLAG_HELP}. A file is checked before any job is taken. A job naming a model this worker does not know, or another file under that name, is left for another worker (docs/scale-out.md, "Models")`, 24, 93)}
   --engine NAME         wasm (default) or reference (audits whole, without snapshots)
 ${modelFlagsHelp(24, 93, true)}  --strict              as statefold audit --strict (the verdicts are the same reports)
   --lease S             seconds without a heartbeat before a job is taken over (default 30)
@@ -48,7 +49,7 @@ ${modelFlagsHelp(24, 93, true)}  --strict              as statefold audit --stri
   --quiet               no progress line (drawn on stderr only when that is a terminal)
   -h, --help            show this help
 
-Exit status: 0 when drained, 2 bad usage or Redis unreachable.
+Exit status: 0 when drained, 2 bad usage, a model file refused, or Redis unreachable.
 `;
 
 export const workerCommand: Command = {
@@ -79,8 +80,7 @@ async function runWorkerCommand(args: readonly string[], output: CliOutput): Pro
   if (parsed === null) return ExitCode.conformant;
   const { values, positionals } = parsed;
   const redisUrl = oneRedisUrl("worker", positionals);
-  const model: ModelName | undefined =
-    values.model === undefined ? undefined : oneOf("worker", "--model", values.model, MODEL_NAMES);
+  const { model, modelFile } = await chooseModelFlag("worker", values.model);
   const options: WorkerOptions = {
     redisUrl,
     queue: values.queue,
@@ -91,6 +91,7 @@ async function runWorkerCommand(args: readonly string[], output: CliOutput): Pro
     engine: oneOf("worker", "--engine", values.engine, ENGINE_NAMES),
     modelFlags: givenModelFlags(values),
     model,
+    modelFile,
     strict: values.strict,
     drain: values.drain,
   };

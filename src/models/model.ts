@@ -20,13 +20,15 @@ import type { JsonOrigin } from "../journal/json-value-error.js";
 import type { ModelCommandLine } from "../journal/model-command-line.js";
 import type { ModelHtml } from "../report/model-html.js";
 import type { ModelText } from "../report/model-text.js";
-import type { AnyReport } from "./report-frame.js";
+import type { AnyReport, AuditAnswer } from "./report-frame.js";
 
 export interface Model<
   Name extends string = string,
   Report extends AnyReport = AnyReport,
   Options extends JournalOptions = JournalOptions,
   HeaderFields = unknown,
+  /** What its engines answer: its report, or — a model that splits streams — a report per journal. */
+  Answer extends AuditAnswer<Report> = AuditAnswer<Report>,
 > {
   // Who it is
   /** The name a journal's header gives (`"model"`), `--model` and the API's `model` option. */
@@ -52,9 +54,9 @@ export interface Model<
 
   // Its engines
   /** The reference engine: plain TypeScript, the definition of correct. */
-  reference(): Promise<ModelEngine<Report, Options>>;
+  reference(): Promise<ModelEngine<Answer, Options>>;
   /** The WebAssembly engine, instantiated anew on each call. */
-  kernel(options?: KernelOptions): Promise<KernelEngine<Report, Options>>;
+  kernel(options?: KernelOptions): Promise<KernelEngine<Answer, Options>>;
   /** The `KernelOptions` its kernel takes; `loadEngine` refuses the others for it. */
   readonly kernelOptions: readonly (keyof KernelOptions)[];
 

@@ -12,6 +12,7 @@ import { cadenceModel, stepfunctionsModel, temporalModel } from "./data/shipped/
 import { executiveModel } from "./executive/model.js";
 import type { Model } from "./model.js";
 import { operationsModel } from "./operations/model.js";
+import type { AuditAnswer } from "./report-frame.js";
 
 /** The models written as programs, each with its own engines, generator and explorer. */
 export const PROGRAM_MODELS = [
@@ -66,6 +67,9 @@ export const DEFAULT_MODEL: ProgramModelName = dagModel.name;
 
 /** A report of any model; `model` tells which. */
 export type ModelReport = ReportOf<RegisteredModel> | DataReport<LoadedModelName>;
+
+/** What any model's engine answers for one file or stream (a split stream: a report per journal). */
+export type ModelAnswer = AuditAnswer<ModelReport>;
 
 type ReportOf<M> = M extends Model<string, infer Report> ? Report : never;
 

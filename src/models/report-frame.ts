@@ -23,3 +23,21 @@ export interface ReportFrame<Model extends string, Integrity, Invariants, Findin
 
 /** Any model's report, as far as the frame tells. */
 export type AnyReport = ReportFrame<string, unknown, unknown, unknown, unknown>;
+
+/**
+ * What auditing a stream split into journals answers (docs/models/data.md, "A stream of
+ * journals"): a report per journal, in order of first appearance.
+ */
+export interface JournalsReport<Report> {
+  readonly journals: readonly Report[];
+}
+
+/** What an engine answers for one file or stream: its report, or its journals' reports. */
+export type AuditAnswer<Report> = Report | JournalsReport<Report>;
+
+/** The reports an answer holds, one per journal. */
+export function journalReports<Report extends object>(
+  answer: AuditAnswer<Report>,
+): readonly Report[] {
+  return "journals" in answer ? (answer as JournalsReport<Report>).journals : [answer];
+}

@@ -19,6 +19,7 @@ import {
   type ReportedJournal,
   type UnreadableJournal,
 } from "./views.js";
+import { journalTitle } from "./wording.js";
 
 export interface HtmlReportOptions {
   /** Whether a journal passes only when strictly conformant (the CLI's `--strict`). */
@@ -102,7 +103,7 @@ function renderSummaryTable(journals: readonly ReportedJournal[], strict: boolea
     const broken = brokenRuleNames(report);
     return `<tr>
 <td class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</td>
-<td class="file"><a href="#${journalAnchor(position)}">${escapeHtml(view.file)}</a></td>
+<td class="file"><a href="#${journalAnchor(position)}">${escapeHtml(journalTitle(view.file, report))}</a></td>
 <td>${verdictPill(report, strict)}</td>
 <td class="num">${formatCount(report.events)}</td>
 <td class="num">${formatCount(report.legality.illegal)}</td>
@@ -158,7 +159,7 @@ function renderJournal(view: JournalView, position: number, strict: boolean): st
       : "passes-with-warnings";
   const model: Model = modelNamed(report.model);
   return `<section class="card journal ${tone}" id="${journalAnchor(position)}">
-<h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(view.file)}</span>${verdictPill(report, strict)}</h2>
+<h2><span class="mark ${pass ? "good" : "bad"}">${pass ? "✓" : "✗"}</span><span class="file">${escapeHtml(journalTitle(view.file, report))}</span>${verdictPill(report, strict)}</h2>
 <p class="facts">${plural(report.events, "event")} · ${escapeHtml(model.text.finalLine(report))}</p>
 ${model.html.renderBody(view)}
 </section>`;

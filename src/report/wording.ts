@@ -19,3 +19,11 @@ export function integrityConsequence(index: number): string {
 export function eventLocation(index: number, line: number | undefined): string {
   return line === undefined ? `event ${index}` : `line ${line} (event ${index})`;
 }
+
+/**
+ * How a journal is named to people: its file — and, for a journal of a stream split by a key
+ * (docs/models/data.md, "A stream of journals"), that key's value.
+ */
+export function journalTitle(file: string, report: object): string {
+  return "journal" in report ? `${file} [journal ${JSON.stringify(report.journal)}]` : file;
+}

@@ -2,8 +2,10 @@
  * One bulk job's journal audited as `statefold audit` audits it — the same engines, models and
  * options — with a snapshot handed to `commit` every `snapshotEveryBytes`, and resumed from the
  * last committed one when the job was taken over. Snapshots are the gate's (src/cli/
- * snapshotting-auditor.ts): the wasm engine, JSONL journals. The reference engine and journals of
- * a format a model reads itself (.lisp-expr) are audited whole, as `audit` does; a worker that takes such a job over starts again.
+ * snapshotting-auditor.ts): the wasm engine, JSONL journals. The reference engine, journals of
+ * a format a model reads itself (.lisp-expr) and journals that are JSON documents (a model
+ * defined by data whose records are an array's) are audited whole, as `audit` does; a worker
+ * that takes such a job over starts again.
  */
 import { statSync } from "node:fs";
 import {
@@ -12,6 +14,7 @@ import {
   auditJournalFile,
   headerModelReader,
 } from "../cli/engine.js";
+import { journalsAreDocuments } from "../cli/model-choice.js";
 import { openSnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import { JournalError } from "../journal/errors.js";
 import { ownFormatOf } from "../journal/model-inputs.js";
@@ -37,8 +40,7 @@ export async function auditJob(
   options: JobAuditOptions,
   commit: CommitSnapshot,
 ): Promise<AuditRun> {
-  if (options.engine !== "wasm" || ownFormatOf(path) !== null)
-    return auditJournalFile(path, options);
+  if (auditedWhole(path, options)) return auditJournalFile(path, options);
   if (resumeFrom === null) {
     // A journal no longer than a snapshot's worth is audited as `audit` audits it: hashing it for
     // snapshots that will not be taken started a hashing thread per journal (10× slower on small
@@ -58,6 +60,16 @@ export async function auditJob(
     options.notice(`${error.message}; auditing it again from the start`);
     return auditSnapshotting(path, null, options, commit);
   }
+}
+
+/** The reference engine, a format a model reads itself, a JSON document: audited in one go. */
+function auditedWhole(path: string, options: JobAuditOptions): boolean {
+  const { engine, model } = options;
+  return (
+    engine !== "wasm" ||
+    ownFormatOf(path) !== null ||
+    (model !== undefined && journalsAreDocuments(model))
+  );
 }
 
 async function auditSnapshotting(

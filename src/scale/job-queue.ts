@@ -3,6 +3,7 @@
  * worker's first, by XAUTOCLAIM once its lease is over), and the fenced steps of job-scripts.ts.
  */
 import type { Redis } from "ioredis";
+import type { JobModel } from "./job-model.js";
 import {
   COMMIT,
   EXPAND,
@@ -14,10 +15,14 @@ import {
 } from "./job-scripts.js";
 import { type QueueKeys, queueKeys, WATCHERS_GROUP, WORKERS_GROUP } from "./keys.js";
 
-/** A job delivered to this consumer: its entry id and where its journal (or directory) is. */
+/**
+ * A job delivered to this consumer: its entry id, where its journal (or directory) is, and the
+ * model it names (`enqueue --model`; null when it names none).
+ */
 export interface Delivery {
   readonly id: string;
   readonly location: string;
+  readonly model: JobModel | null;
 }
 
 /** Where a job's last committed snapshot is: inline, or in a file beside Redis. */
@@ -74,9 +79,11 @@ export class JobQueue {
     }
   }
 
-  async enqueue(locations: readonly string[]): Promise<void> {
+  async enqueue(locations: readonly string[], model: JobModel | null = null): Promise<void> {
     const batch = this.redis.pipeline();
-    for (const location of locations) batch.call("XADD", this.stream, "*", "location", location);
+    const named = modelFields(model);
+    for (const location of locations)
+      batch.call("XADD", this.stream, "*", "location", location, ...named);
     for (const [error] of (await batch.exec()) ?? []) if (error !== null) throw error;
   }
 
@@ -209,11 +216,17 @@ export class JobQueue {
     return fenced(reply);
   }
 
-  async expand(id: string, epoch: number, locations: readonly string[]): Promise<boolean> {
+  /** Replaces a directory's job by a job per journal, each naming the directory job's model. */
+  async expand(
+    id: string,
+    epoch: number,
+    model: JobModel | null,
+    locations: readonly string[],
+  ): Promise<boolean> {
     const reply = await EXPAND.run(
       this.redis,
       [this.stream, this.keys.job(id)],
-      [id, epoch, this.group, ...locations],
+      [id, epoch, this.group, model?.name ?? "", model?.digest ?? "", ...locations],
     );
     return fenced(reply).done;
   }
@@ -269,9 +282,27 @@ export interface LiveCheckpoint {
 type EntryReply = [string, string[]] | null;
 
 function deliveryOf([id, fields]: [string, string[]]): Delivery {
+  const named = fieldsOf(fields);
   // A bulk job names its journal's location, a live announcement the journal's stream.
-  const at = Math.max(fields.indexOf("location"), fields.indexOf("journal"));
-  return { id, location: at >= 0 ? String(fields[at + 1]) : "" };
+  const location = String(named.get("location") ?? named.get("journal") ?? "");
+  const model = named.get("model");
+  const digest = named.get("modelDigest");
+  return {
+    id,
+    location,
+    model:
+      model === undefined
+        ? null
+        : { name: String(model), digest: digest === undefined ? null : String(digest) },
+  };
+}
+
+/** A job's fields that name its model (docs/scale-out.md, "Keys"). */
+function modelFields(model: JobModel | null): string[] {
+  if (model === null) return [];
+  return model.digest === null
+    ? ["model", model.name]
+    : ["model", model.name, "modelDigest", model.digest];
 }
 
 function fieldsOf(flat: unknown[]): Map<string, unknown> {

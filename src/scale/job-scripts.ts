@@ -87,13 +87,17 @@ return {1, previous}
 `);
 
 /**
- * KEYS: jobs, job hash. ARGV: id, epoch, group, then the journals of a directory job.
- * Replaces the directory's job by one job per journal in one step. {1}, or {0}.
+ * KEYS: jobs, job hash. ARGV: id, epoch, group, the model the directory's job names and its
+ * digest (each '' for none), then the journals of the directory. Replaces the directory's job by
+ * one job per journal, naming the same model, in one step. {1}, or {0}.
  */
 export const EXPAND = new LuaScript(`
 ${FENCE}
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], '*', 'location', ARGV[i])
+local model = {}
+if ARGV[4] ~= '' then model = {'model', ARGV[4]} end
+if ARGV[5] ~= '' then model = {'model', ARGV[4], 'modelDigest', ARGV[5]} end
+for i = 6, #ARGV do
+  redis.call('XADD', KEYS[1], '*', 'location', ARGV[i], unpack(model))
 end
 redis.call('XACK', KEYS[1], ARGV[3], ARGV[1])
 redis.call('XDEL', KEYS[1], ARGV[1])

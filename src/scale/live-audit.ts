@@ -16,7 +16,9 @@ import { openSnapshottingAuditor, type SnapshottingAuditor } from "../cli/snapsh
 import type { JournalDigests } from "../digest/journal-digests.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import type { ResumableFile } from "../journal/resumable-file.js";
-import type { ModelName, ModelReport } from "../models/registry.js";
+import type { ModelAnswer, ModelName, ModelReport } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
+import { journalTitle } from "../report/wording.js";
 import { decodeSnapshot } from "../snapshot-format.js";
 
 export interface LiveAuditOptions {
@@ -89,7 +91,7 @@ export class LiveAudit {
    * The journal ended: its report (an unfinished last line a torn tail, as `audit` says), and the
    * breaches not told at a checkpoint.
    */
-  async finish(): Promise<{ report: ModelReport; findings: string[] }> {
+  async finish(): Promise<{ report: ModelAnswer; findings: string[] }> {
     const tail = this.held;
     this.held = new Uint8Array(0);
     this.auditor ??= await this.openFresh(tail);
@@ -98,12 +100,17 @@ export class LiveAudit {
     return { report, findings: this.newFindings(report) };
   }
 
-  private newFindings(report: ModelReport): string[] {
+  /** A stream split into journals (docs/models/data.md) tells each journal's breaches under its title. */
+  private newFindings(answer: ModelAnswer): string[] {
     const findings: string[] = [];
-    for (const [rule, breach] of firstBreaches(report)) {
-      if (this.published.has(rule)) continue;
-      this.published.add(rule);
-      findings.push(JSON.stringify({ journal: this.journal, rule, breach }));
+    for (const report of journalReports(answer)) {
+      const journal = journalTitle(this.journal, report);
+      for (const [rule, breach] of firstBreaches(report)) {
+        const told = journal === this.journal ? rule : `${journal} ${rule}`;
+        if (this.published.has(told)) continue;
+        this.published.add(told);
+        findings.push(JSON.stringify({ journal, rule, breach }));
+      }
     }
     return findings;
   }

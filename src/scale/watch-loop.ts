@@ -10,6 +10,7 @@ import type { Redis } from "ioredis";
 import type { ModelFlagValues } from "../cli/model-flags.js";
 import { JournalError } from "../journal/errors.js";
 import type { ModelName } from "../models/registry.js";
+import { journalReports } from "../models/report-frame.js";
 import { connectRedis } from "./connect.js";
 import { type Delivery, JobQueue } from "./job-queue.js";
 import { LiveAudit } from "./live-audit.js";
@@ -105,7 +106,10 @@ async function watchJournal(
       }
       if (ended) {
         const { report: verdict, findings } = await live.finish();
-        const result = JSON.stringify({ file: journal, report: verdict });
+        // A stream split into journals is told a line per journal, as `audit --format ndjson` does.
+        const result = journalReports(verdict)
+          .map((one) => JSON.stringify({ file: journal, report: one }))
+          .join("\n");
         const finished = await queue.finish(id, epoch, journal, result, { findings });
         return finished.done || lost(report, journal);
       }

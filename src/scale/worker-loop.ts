@@ -11,9 +11,10 @@ import type { EngineName } from "../cli/engine.js";
 import { journalInputs } from "../cli/journal-inputs.js";
 import type { ModelFlagValues } from "../cli/model-flags.js";
 import { JournalError } from "../journal/errors.js";
-import type { ModelName } from "../models/registry.js";
+import { type ModelName, modelNamed } from "../models/registry.js";
 import { connectRedis } from "./connect.js";
 import { auditJob, type JobAuditOptions } from "./job-audit.js";
+import { modelForJob } from "./job-model.js";
 import { type Delivery, JobQueue } from "./job-queue.js";
 import { SnapshotStore } from "./snapshot-store.js";
 
@@ -27,7 +28,10 @@ export interface WorkerOptions {
   readonly engine: EngineName;
   /** The model flags given (`--dag FILE`), for the journals of their models. */
   readonly modelFlags: ModelFlagValues;
+  /** The model of the jobs that name none (`--model`); undefined: each journal's header's. */
   readonly model: ModelName | undefined;
+  /** The model file `--model` named, for a worker thread to load too. */
+  readonly modelFile: string | undefined;
   readonly strict: boolean;
   /** Stop once no job is waiting or held by any worker (else wait for more, for ever). */
   readonly drain: boolean;
@@ -81,7 +85,7 @@ export async function runWorker(options: WorkerOptions, report: WorkerReport): P
 /** Runs one job; the bytes it audited when this worker published its verdict, else null. */
 async function runJob(
   queue: JobQueue,
-  { id, location }: Delivery,
+  { id, location, model: jobModel }: Delivery,
   options: WorkerOptions,
   report: WorkerReport,
   onRead: (current: WorkerFigures["current"]) => void,
@@ -98,9 +102,21 @@ async function runJob(
   const lease = new Lease(queue, id, epoch, options.leaseMs);
   let commits = 0;
   try {
+    const model = modelForJob(jobModel, options.model);
     if (isDirectory(location)) {
-      const journals = journalInputs([location]).map((input) => input.path);
-      if (!(await queue.expand(id, epoch, journals))) throw new LeaseLost();
+      const extensions = model === undefined ? [] : modelNamed(model).commandLine.journalExtensions;
+      const inputs = journalInputs([location], extensions);
+      const unlisted = inputs.find(
+        (input) => input.kind === "unreadable" && input.path === location,
+      );
+      if (unlisted?.kind === "unreadable") {
+        // Its verdict is the error audit gives it: queued again, it would be listed again, for ever.
+        const verdict = JSON.stringify({ file: location, error: unlisted.message });
+        if (!(await queue.finish(id, epoch, location, verdict)).done) throw new LeaseLost();
+        return 0;
+      }
+      const journals = inputs.map((input) => input.path);
+      if (!(await queue.expand(id, epoch, jobModel, journals))) throw new LeaseLost();
       report.line(`${location}: ${journals.length} journals queued`);
       return null;
     }
@@ -119,7 +135,7 @@ async function runJob(
       }
       store.discard(committed.obsoleteFile);
     };
-    const result = await verdictOf(location, snapshot, options, commit, {
+    const result = await verdictOf(location, snapshot, { ...options, model }, commit, {
       onRead: (bytes) => onRead({ location, bytes }),
       notice: (message) => report.line(message),
     });

@@ -4,6 +4,7 @@
  * summaries share one column whatever the length of a command's name.
  */
 import { describe, expect, it } from "vitest";
+import { journalsAreDocuments } from "../../src/cli/model-choice.js";
 import {
   EXPLORABLE_MODELS,
   GENERATING_MODELS,
@@ -41,6 +42,8 @@ function description(commandHelp: string): string {
 const TAKES: Readonly<Record<string, readonly string[]>> = {
   gen: GENERATING_MODELS.map((model) => model.name),
   explore: EXPLORABLE_MODELS.map((model) => model.name),
+  // A journal that is a JSON document is written whole: there is nothing to watch it grow.
+  watch: MODEL_NAMES.filter((model) => !journalsAreDocuments(model)),
 };
 
 const namesModel = (text: string, model: string) => new RegExp(`\\b${model}\\b`).test(text);

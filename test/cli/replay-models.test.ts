@@ -40,7 +40,7 @@ async function journalArguments(model: Model): Promise<string[]> {
 describe("replay of every model's journal", () => {
   it.each(MODELS.map((model) => [model.name, model] as const))(
     "prints the state a %s journal folds to, on each engine that can",
-    async (name, model) => {
+    async (_name, model) => {
       const journal = await journalArguments(model);
       const engines = ENGINE_NAMES.filter((engine) => model.replay.onKernel || engine !== "wasm");
       const printed = await Promise.all(

@@ -11,15 +11,22 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadDataEngine, type WasmDataEngine } from "../../bindings/data/engine.js";
 import type { CompiledModel } from "../../src/models/data/compiled.js";
-import { auditDataBytes } from "../../src/models/data/engine.js";
-import { DATA_REASONS, type DataReason, type DataReport } from "../../src/models/data/report.js";
+import { auditDataBytes, auditDataJournals } from "../../src/models/data/engine.js";
+import {
+  DATA_REASONS,
+  type DataJournalsReport,
+  type DataReason,
+  type DataReport,
+} from "../../src/models/data/report.js";
 import { dataDocumentArbitrary, dataJournalArbitrary } from "../bindings/data/journals.js";
 import {
+  accountRecord,
   intentRecord,
   jsonl,
   orderModel,
   pathsModel,
   paymentIntents,
+  splitPayments,
   tasksModel,
 } from "../bindings/data/models.js";
 import { concatBytes, encode } from "../support/bytes.js";
@@ -245,6 +252,56 @@ describe("data kernel ≡ reference: journals that are JSON documents", () => {
       );
       expect(refused).toBeGreaterThan(0);
       expect(reported).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe("data kernel ≡ reference: hand-written streams split by journal.key", () => {
+  const model = splitPayments();
+  const builds = Promise.all(
+    FLAVOURS.map((flavour) => loadDataEngine<DataJournalsReport>(model, { flavour })),
+  );
+  const created = (account: string, seq: number, id: string) =>
+    accountRecord(account, "payment_intent.created", seq, id, 1);
+  const header = encode('{"statefold":"journal","version":1,"model":"payment-intents"}\n');
+  const cases: readonly (readonly [string, Uint8Array])[] = [
+    ["the empty stream", new Uint8Array(0)],
+    ["a header alone", header],
+    ["a stream broken before its first record", encode('{"type":\n')],
+    ["a first record without its key", jsonl(intentRecord("payment_intent.created", 1, "a", 1))],
+    ["a torn tail alone", encode('{"account":"a","ty')],
+    [
+      "journals, a torn tail",
+      concatBytes(header, jsonl(created("a", 1, "x"), created("b", 1, "x")), encode('{"a')),
+    ],
+    [
+      "journals broken by a line that is not an object",
+      jsonl(created("a", 1, "x"), created("b", 1, "x"), "[1]", created("a", 2, "y")),
+    ],
+    [
+      "an int key where a string is read",
+      jsonl(created("a", 1, "x"), { ...created("b", 1, "x"), account: 5 }),
+    ],
+    [
+      "keys that differ only in their escapes are one journal",
+      concatBytes(
+        jsonl(created("é", 1, "x")),
+        encode(
+          '{"account":"\\u00e9","type":"payment_intent.processing","seq":2,"data":{"object":{"id":"x"}}}\n',
+        ),
+      ),
+    ],
+    ["an empty key", jsonl(created("", 1, "x"), created("", 2, "y"))],
+  ];
+  for (const [name, bytes] of cases) {
+    it(name, async () => {
+      const expected = outcomeOf(() => ({ journals: auditDataJournals(model, bytes) }));
+      for (const engine of await builds) {
+        expect(await asyncOutcomeOf(() => engine.auditBytes(bytes))).toEqual(expected);
+        expect(
+          await asyncOutcomeOf(() => engine.auditBytes(chunked(bytes, ONE_BYTE_CHUNKS))),
+        ).toEqual(expected);
+      }
     });
   }
 });

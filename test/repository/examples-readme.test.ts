@@ -46,13 +46,23 @@ function exampleFiles(): string[] {
 const isJournal = (file: string) => file.endsWith(".jsonl") || file.endsWith(".lisp-expr");
 
 /**
- * A journal audited with a model file (`with `--model FILE``) has no header to place it by; its
- * verdict is held by test/models/data/examples.test.ts.
+ * The `--model` a row's journal is audited with: the model file its row names (`with `--model
+ * FILE``), or the shipped model its folder is named after (`temporal/…`); none for a journal its
+ * header places.
  */
-const withModelFile = (row: Row) => /with `--model [^`]+`/.test(row.verdict);
+function modelArguments(row: Row): string[] {
+  const file = /with `--model ([^`]+)`/.exec(row.verdict)?.[1];
+  if (file !== undefined) return ["--model", join("examples", file)];
+  const folder = row.file.slice(0, row.file.indexOf("/"));
+  return (MODEL_NAMES as readonly string[]).includes(folder) ? ["--model", folder] : [];
+}
 
 /** The rows of journals a registered model reads, by their header or as `dag`. */
-const registeredModelJournal = (row: Row) => isJournal(row.file) && !withModelFile(row);
+const registeredModelJournal = (row: Row) =>
+  isJournal(row.file) && modelArguments(row).length === 0;
+
+/** The rows that give an exit status: every journal's, however it is audited. */
+const auditedRow = (row: Row) => /\[\d[\];]/.test(row.verdict);
 
 /** The model a journal's header names; a journal without a header line is read as a dag one. */
 function headerModel(file: string): string {
@@ -93,9 +103,16 @@ describe(README, () => {
 
   it("gives each journal the exit status statefold audit gives it", async () => {
     const wrong: string[] = [];
-    for (const row of rows.filter(registeredModelJournal)) {
+    const audited = rows.filter(auditedRow);
+    expect(audited.filter((row) => modelArguments(row).length > 0).length).toBeGreaterThan(10);
+    for (const row of audited) {
       const { plain, strict } = expectedExits(row.verdict);
-      const args = ["audit", join("examples", row.file), ...extraArguments(row.verdict)];
+      const args = [
+        "audit",
+        join("examples", row.file),
+        ...extraArguments(row.verdict),
+        ...modelArguments(row),
+      ];
       const found = {
         plain: (await statefoldInProcess(args)).code,
         strict: (await statefoldInProcess([...args, "--strict"])).code,

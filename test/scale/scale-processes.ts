@@ -37,10 +37,21 @@ export async function generate(out: string, args: readonly string[]): Promise<st
 
 /**
  * What every published verdict must equal, by file: `statefold audit --format ndjson`'s line of
- * each journal, or, for a journal it cannot read, {"file","error"} with the error it prints.
+ * each journal (with `flags`: `--model FILE`), or, for a journal it cannot read, {"file","error"} with the error it prints.
  */
-export async function auditLines(locations: readonly string[]): Promise<Map<string, string>> {
-  const run = await statefold(["audit", "--format", "ndjson", "--jobs", "1", ...locations]);
+export async function auditLines(
+  locations: readonly string[],
+  flags: readonly string[] = [],
+): Promise<Map<string, string>> {
+  const run = await statefold([
+    "audit",
+    "--format",
+    "ndjson",
+    "--jobs",
+    "1",
+    ...flags,
+    ...locations,
+  ]);
   if (run.stdout === "") throw new Error(`audit failed: ${run.stderr}`);
   const verdicts = byFile(run.stdout.trimEnd().split("\n"));
   for (const line of run.stderr.split("\n").filter((text) => text !== "")) {

@@ -15,7 +15,7 @@ import type { Dag } from "./dag.js";
 import type { AuditBytesOptions } from "./engine.js";
 import type { Report } from "./report.js";
 
-export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag> = {
+export const dagModel: Model<"dag", Report, AuditBytesOptions, Dag, Report> = {
   name: "dag",
   summary: "a work campaign over a DAG of tasks: six invariants, eight transitions",
   readHeaderFields: readDagHeaderField,

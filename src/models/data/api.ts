@@ -16,7 +16,7 @@ import {
 import type { CompiledModel } from "./compiled.js";
 import { type DataAuditOptions, referenceDataEngine } from "./engine.js";
 import { dataModel } from "./model.js";
-import type { DataReport } from "./report.js";
+import type { DataAnswer } from "./report.js";
 
 export type { WasmDataEngine } from "../../../bindings/data/engine.js";
 export type { CompiledModel } from "./compiled.js";
@@ -30,7 +30,7 @@ export const shipped = Object.fromEntries(
 ) as Readonly<Record<ShippedDataModelName, CompiledModel>>;
 
 /** The reference engine of a model file's model. */
-export function referenceEngineOf(model: CompiledModel): ModelEngine<DataReport, DataAuditOptions> {
+export function referenceEngineOf(model: CompiledModel): ModelEngine<DataAnswer, DataAuditOptions> {
   return referenceDataEngine(model, known(model));
 }
 

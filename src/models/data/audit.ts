@@ -54,7 +54,7 @@ export function auditDataEntries(
     }
     const key = read.fields[split] as Value;
     if (key === null) {
-      integrity = { entry, message: `the record has no journal key: ${fieldAbsent(model, split)}` };
+      integrity = { entry, message: noJournalKeyMessage(model, split) };
       break;
     }
     const tag = keyTag(key);
@@ -101,8 +101,9 @@ function entryRecord(
   return read.ok ? read : { ok: false, message: recordProblemMessage(model, read) };
 }
 
-function fieldAbsent(model: CompiledModel, field: number): string {
-  return `field "${model.fields[field]?.name}" is absent`;
+/** Why a split stream stops at a record whose key field (`field`) is absent. */
+export function noJournalKeyMessage(model: CompiledModel, field: number): string {
+  return `the record has no journal key: field "${model.fields[field]?.name}" is absent`;
 }
 
 interface Instance {

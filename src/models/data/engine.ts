@@ -10,21 +10,18 @@ import { referenceAuditing } from "../../reference-auditor.js";
 import type { ModelName } from "../registry.js";
 import { auditDataEntries, type DataEntry } from "./audit.js";
 import type { CompiledModel } from "./compiled.js";
-import type { DataReport } from "./report.js";
+import type { DataAnswer, DataReport } from "./report.js";
 
 export interface DataAuditOptions {
   /** Names the journal in errors. */
   readonly file?: string;
 }
 
-/**
- * Why a stream split by `journal.key` is refused by an engine's one-report calls and so by the
- * commands, for now: its journals are reported by `auditDataJournals` (docs/api.md).
- */
-export function splitStreamRefused(file: string, model: CompiledModel): JournalError {
+/** Why `auditDataBytes`, which reports one journal, refuses a stream split by `journal.key`. */
+function splitStreamRefused(file: string, model: CompiledModel): JournalError {
   return new JournalError(
     file,
-    `the model ${model.name} splits its stream into journals by journal.key; statefold reports such a stream only through the library's auditDataJournals so far (docs/models/data.md, "A stream of journals")`,
+    `the model ${model.name} splits its stream into journals by journal.key: auditDataJournals reports each of them (docs/api.md, "Models defined by data")`,
   );
 }
 
@@ -43,9 +40,11 @@ export function noDocumentSnapshots(file: string): JournalError {
 export function referenceDataEngine(
   model: CompiledModel,
   name: ModelName,
-): ModelEngine<DataReport, DataAuditOptions> {
+): ModelEngine<DataAnswer, DataAuditOptions> {
   const auditWhole = (bytes: Uint8Array, options: DataAuditOptions) =>
-    auditDataBytes(model, bytes, options);
+    model.journal.key === null
+      ? auditDataBytes(model, bytes, options)
+      : { journals: auditDataJournals(model, bytes, options) };
   const auditing = referenceAuditing(name, auditWhole, AUDITOR_OPTIONS);
   const engine = {
     name: "reference" as const,
@@ -90,7 +89,7 @@ export function auditDataJournals(
   return auditDataEntries(model, journal.events as DataEntry[], journal.tornTail);
 }
 
-/** The report of a journal of a model that does not split streams. */
+/** The report of a journal of a model that does not split streams (the reference's `auditBytes` answers for both). */
 export function auditDataBytes(
   model: CompiledModel,
   bytes: Uint8Array,

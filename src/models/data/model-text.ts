@@ -101,6 +101,7 @@ function readYaml(bytes: Uint8Array, file: string): ModelText {
         );
       return convert(target, path);
     }
+    refuseLocalTag(node as Node, text, file, path);
     if (isScalar(node)) return node.value;
     if (isSeq(node)) return node.items.map((item, index) => convert(item, [...path, index]));
     if (isMap(node)) {
@@ -120,6 +121,31 @@ function readYaml(bytes: Uint8Array, file: string): ModelText {
     throw new ModelFileError(file, pointerOf(path), "holds a YAML value that has no JSON form");
   };
   return { value: convert(document.contents, []), locate: locateIn(text, offsets) };
+}
+
+/**
+ * A model file is data, so a YAML tag has no meaning in it; one written `!x` is most often text
+ * that YAML read as a tag — `!=` in `check: [$a, !=, 3]` — and is named so, with the fix.
+ */
+function refuseLocalTag(
+  node: Node,
+  text: string,
+  file: string,
+  path: readonly (string | number)[],
+): void {
+  const { tag, range } = node;
+  if (tag === undefined || tag.startsWith("tag:yaml.org,2002:")) return;
+  // The node's range starts at its value, after the tag: the place named is the tag's own.
+  const value = range?.[0] ?? 0;
+  const written = text.lastIndexOf(tag, value);
+  const { line, column } = textPosition(text, written < 0 ? value : written);
+  throw new ModelFileError(
+    file,
+    pointerOf(path),
+    `YAML reads ${tag} as a tag, and a model file has none: to write the text ${tag}, quote it ("${tag}")`,
+    line,
+    column,
+  );
 }
 
 /** Finds the nearest place the file writes: a missing member is reported where its object is. */

@@ -14,13 +14,14 @@ import type { KernelEngine, Model } from "../model.js";
 import type { ModelName } from "../registry.js";
 import type { CompiledModel } from "./compiled.js";
 import type { DataAuditOptions } from "./engine.js";
-import type { DataReport } from "./report.js";
+import type { DataAnswer, DataReport } from "./report.js";
 
 export type DataModel<Name extends string = string> = Model<
   Name,
   DataReport<Name>,
   DataAuditOptions,
-  null
+  null,
+  DataAnswer<Name>
 > & {
   /** The compiled model file both engines audit with. */
   readonly compiled: CompiledModel;
@@ -33,7 +34,7 @@ export function dataModel<Name extends string>(
 ): DataModel<Name> {
   if (compiled.name !== name)
     throw new Error(`the model file is named "${compiled.name}", not "${name}"`);
-  let reference: Promise<ModelEngine<DataReport<Name>, DataAuditOptions>> | undefined;
+  let reference: Promise<ModelEngine<DataAnswer<Name>, DataAuditOptions>> | undefined;
   return {
     name,
     summary,
@@ -49,7 +50,7 @@ export function dataModel<Name extends string>(
       (reference ??= import("./engine.js").then(
         ({ referenceDataEngine }) =>
           referenceDataEngine(compiled, name as string as ModelName) as unknown as ModelEngine<
-            DataReport<Name>,
+            DataAnswer<Name>,
             DataAuditOptions
           >,
       )),
@@ -57,7 +58,7 @@ export function dataModel<Name extends string>(
       (await import("../../../bindings/data/engine.js")).loadDataEngine(
         compiled,
         options,
-      ) as unknown as KernelEngine<DataReport<Name>, DataAuditOptions>,
+      ) as unknown as KernelEngine<DataAnswer<Name>, DataAuditOptions>,
     kernelOptions: ["wasm", "flavour", "memoryLimitBytes"],
     text: dataText(compiled),
     html: dataHtml(compiled),

@@ -2,7 +2,7 @@
  * The report of a model defined by data (docs/models/data.md, "The report"): the frame every
  * model shares, with one invariant per rule of the model file.
  */
-import type { ReportFrame } from "../report-frame.js";
+import type { JournalsReport, ReportFrame } from "../report-frame.js";
 
 /** Why a record broke a rule. */
 export type DataReason =
@@ -104,10 +104,8 @@ export type DataReport<Name extends string = string> = ReportFrame<
   readonly journal?: ReportValue;
 };
 
-/**
- * The report of a stream split by `journal.key` (docs/models/data.md, "A stream of journals"): a
- * report per journal, in order of first appearance, each with its `journal` key.
- */
-export interface DataJournalsReport<Name extends string = string> {
-  readonly journals: readonly DataReport<Name>[];
-}
+/** The report of a stream split by `journal.key`: a report per journal, each with its `journal` key. */
+export type DataJournalsReport<Name extends string = string> = JournalsReport<DataReport<Name>>;
+
+/** What a data model's engines answer: a journal's report, or a split stream's journals'. */
+export type DataAnswer<Name extends string = string> = DataReport<Name> | DataJournalsReport<Name>;

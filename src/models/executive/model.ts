@@ -18,7 +18,8 @@ export const executiveModel: Model<
   "executive",
   ExecutiveReport,
   ExecutiveAuditOptions,
-  ExecutiveRun
+  ExecutiveRun,
+  ExecutiveReport
 > = {
   name: "executive",
   summary: "a task executive running a plan on a budget: its recorded decisions checked",

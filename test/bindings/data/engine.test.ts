@@ -331,18 +331,6 @@ describe("loadDataEngine: memory follows the kept instances", () => {
   });
 });
 
-describe("loadDataEngine: streams split by a key", () => {
-  it("are refused as the reference's auditDataBytes refuses them", async () => {
-    const model = paymentIntents();
-    const split = await loadDataEngine({ ...model, journal: { ...model.journal, key: 0 } });
-    await expect(
-      split.auditBytes(jsonl(intentRecord("payment_intent.created", 1, "a", 1)), { file: "s" }),
-    ).rejects.toThrow(
-      's: the model payment-intents splits its stream into journals by journal.key; statefold reports such a stream only through the library\'s auditDataJournals so far (docs/models/data.md, "A stream of journals")',
-    );
-  });
-});
-
 describe("loadDataEngine: journals that are JSON documents", () => {
   const model = paymentIntents({ source: { arrays: [[{ member: "events" }]] } });
   const document = new TextEncoder().encode(

@@ -287,3 +287,28 @@ export function pathsModel(paths: readonly string[]): CompiledModel {
     rules: rules(...fields.map((_, i) => `k#${i + 1}`)),
   };
 }
+
+/**
+ * The payment intents of a stream that holds many accounts' journals: split by the record's
+ * `account` (docs/models/data.md, "A stream of journals").
+ */
+export function splitPayments(overrides: Partial<CompiledModel> = {}): CompiledModel {
+  const model = paymentIntents();
+  return {
+    ...model,
+    fields: [...model.fields, { name: "account", path: path("account"), type: "string" }],
+    journal: { ...model.journal, key: 3, reads: [...model.journal.reads, 3] },
+    ...overrides,
+  };
+}
+
+/** A payment intent's record in account `account`'s journal. */
+export function accountRecord(
+  account: string,
+  type: string,
+  seq: number,
+  id: string,
+  amount?: unknown,
+): Record<string, unknown> {
+  return { account, ...intentRecord(type, seq, id, amount) };
+}

@@ -25,10 +25,10 @@ import {
 } from "../../../bindings/data/layout.js";
 import { packModel } from "../../../bindings/data/pack-model.js";
 import { FINDING_WORDS } from "../../../bindings/data/read-report.js";
-import { CLAUSE_OPS, COMPARISONS } from "../../../src/models/data/compiled.js";
+import { CLAUSE_OPS, COMPARISONS, type CompiledModel } from "../../../src/models/data/compiled.js";
 import { kernelNamespace } from "../../support/kernel-source.js";
 import { ROOT } from "../../support/static-imports.js";
-import { paymentIntents } from "./models.js";
+import { paymentIntents, splitPayments } from "./models.js";
 
 const KERNEL_LAYOUT = "assembly/data/layout.ts";
 
@@ -146,5 +146,18 @@ describe("packModel", () => {
     expect(int64(JournalWord.SEQUENCE_STEP_LOW)).toBe(2n ** 63n - 1n);
     expect(packModel(model).digest).toBe(packModel(model).digest);
     expect(packModel(paymentIntents()).digest).not.toBe(packModel(model).digest);
+  });
+
+  it("packs the field that splits a stream, or -1, so a split model is another table", () => {
+    const keyField = (model: CompiledModel) => {
+      const { bytes } = packModel(model);
+      const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const journal = words.getInt32(TableHeader.JOURNAL_AT * 4, true);
+      return words.getInt32((journal + JournalWord.KEY_FIELD) * 4, true);
+    };
+    expect(keyField(paymentIntents())).toBe(-1);
+    expect(keyField(splitPayments())).toBe(3);
+    const unsplit = splitPayments({ journal: { ...splitPayments().journal, key: null } });
+    expect(packModel(splitPayments()).digest).not.toBe(packModel(unsplit).digest);
   });
 });

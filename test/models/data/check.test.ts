@@ -97,6 +97,14 @@ kinds:
     expect(() => parseModelFile(new Uint8Array(), "m.txt")).toThrow(/m\.txt: a model file is JSON/);
   });
 
+  it("names text YAML read as a tag, such as an unquoted !=, and how to write it", () => {
+    const yaml =
+      "statefold: model\nversion: 1\nname: n\nrecords:\n  source: lines\n  kind: { path: k }\n  fields: { a: { path: a, type: int } }\nkinds:\n  x:\n    - check: [$a, !=, 3]\n";
+    expect(() => parseModelFile(new TextEncoder().encode(yaml), "m.yaml")).toThrow(
+      'm.yaml:10:19: model file /kinds/x/0/check/1: YAML reads != as a tag, and a model file has none: to write the text !=, quote it ("!=")',
+    );
+  });
+
   const refusals: [string, (model: Editable) => void, string, RegExp][] = [
     [
       "an unknown key deep inside",
