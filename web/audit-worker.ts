@@ -17,10 +17,12 @@ import { parseModelFile } from "../src/models/data/model-text.js";
 import type { Model } from "../src/models/model.js";
 import {
   addLoadedModel,
+  type ModelAnswer,
   type ModelName,
   type ModelReport,
   modelNamed,
 } from "../src/models/registry.js";
+import { journalReports } from "../src/models/report-frame.js";
 import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
@@ -30,7 +32,6 @@ import { journalShape } from "./model-guides.js";
 import { type AuditedInPage, bytesOf, journalChunks, type PageAudit } from "./page-audit.js";
 import { pageAuditOf } from "./page-audits.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
-import { journalReports, type ShownReport } from "./verdict.js";
 
 /** How the page's model choice is named in messages, where the command line says `--model`. */
 const MODEL_CHOICE = "the page's Model";
@@ -60,7 +61,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
   const model = await modelOf(journal, given);
   const page = pageAuditOf(model);
   const started = performance.now();
-  let audited: AuditedInPage<ShownReport>;
+  let audited: AuditedInPage<ModelAnswer>;
   try {
     audited = await page.audit({ ...request, journal }, scope.postMessage);
   } catch (error) {
@@ -119,7 +120,7 @@ async function gatherViews(
   model: Model,
   page: PageAudit<ModelReport>,
   journal: File,
-  { report, readAgain }: AuditedInPage<ShownReport>,
+  { report, readAgain }: AuditedInPage<ModelAnswer>,
 ): Promise<JournalView[]> {
   const audited = journalReports(report).map((each) => ({ file: journal.name, report: each }));
   const verdictsOnly = (why: string) => audited.map((each) => verdictsOnlyView(each, why));

@@ -7,10 +7,11 @@
  */
 import type { Model } from "../src/models/model.js";
 import { isRegisteredModelName, MODELS } from "../src/models/registry.js";
+import { journalReports } from "../src/models/report-frame.js";
 import { sortDropped } from "./dropped.js";
 import { MODEL_FILE_GUIDE, modelGuide } from "./model-guides.js";
 import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
-import { journalReports, verdictOn } from "./verdict.js";
+import { verdictOn } from "./verdict.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");

@@ -12,9 +12,10 @@ import { readJsonlJournal } from "../src/journal/jsonl.js";
 import { isGzipped } from "../src/journal/read-file-bytes.js";
 import type { KernelOptions, Model } from "../src/models/model.js";
 import type { ModelName } from "../src/models/registry.js";
-import type { AnyReport } from "../src/models/report-frame.js";
+import { type AnyReport, type AuditAnswer, journalReports } from "../src/models/report-frame.js";
 import type { JournalReadAgain } from "../src/report/model-html.js";
 import type { AuditMessage, AuditRequest } from "./protocol.js";
+import { verdictOn } from "./verdict.js";
 
 /** A request with a journal to audit. */
 export type JournalRequest = AuditRequest & { readonly journal: File };
@@ -31,7 +32,7 @@ export interface AuditedInPage<Report> {
 
 export interface PageAudit<Report extends AnyReport> {
   /** Audits the journal picked, posting progress; refuses a DAG file picked for a model without. */
-  audit(request: JournalRequest, post: Post): Promise<AuditedInPage<Report>>;
+  audit(request: JournalRequest, post: Post): Promise<AuditedInPage<AuditAnswer<Report>>>;
   /** The model's kernel as the page serves it: also what a view that replays loads. */
   kernel(): KernelOptions;
   /** A refusal of the model's, with what the page adds to it; null when it adds nothing. */
@@ -57,12 +58,12 @@ export function kernelBuild(simd: URL, scalar: URL): KernelOptions {
  * A journal streamed through a model's engine whatever its size, for a model that takes nothing
  * picked beside its journal; it is read again, by `model`'s reader, for the view.
  */
-export async function auditStreamed<Report extends AnyReport>(
-  engine: ModelEngine<Report>,
+export async function auditStreamed<Answer extends AuditAnswer<AnyReport>>(
+  engine: ModelEngine<Answer>,
   { journal, dag }: JournalRequest,
   model: Model,
   post: Post,
-): Promise<AuditedInPage<Report>> {
+): Promise<AuditedInPage<Answer>> {
   if (dag !== null) {
     throw new JournalError(
       dag.name,
@@ -70,7 +71,8 @@ export async function auditStreamed<Report extends AnyReport>(
     );
   }
   const report = await engine.auditBytes(withProgress(journal, post), { file: journal.name });
-  post({ type: "progress", bytes: journal.size, total: journal.size, events: report.events });
+  const events = verdictOn(journalReports(report)).events;
+  post({ type: "progress", bytes: journal.size, total: journal.size, events });
   return { report, readAgain: () => readAgain(journal, model) };
 }
 

@@ -1,6 +1,5 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { RegisteredModelName } from "../src/models/registry.js";
-import type { ShownReport } from "./verdict.js";
+import type { ModelAnswer, RegisteredModelName } from "../src/models/registry.js";
 
 /**
  * The page's Model: a model statefold ships, by its name, or a model file picked (JSON or YAML,
@@ -29,10 +28,13 @@ export type AuditMessage =
     }
   /** Gathering the findings' context after the verdicts. */
   | { readonly type: "context" }
-  /** The verdicts and the HTML report's page for them (src/report), and the time taken. */
+  /**
+   * The verdicts (a report, or a split stream's `{"journals": [...]}`, as `statefold audit
+   * --format json` prints them), the HTML report's page for them (src/report), and the time taken.
+   */
   | {
       readonly type: "done";
-      readonly report: ShownReport;
+      readonly report: ModelAnswer;
       readonly html: string;
       readonly auditMs: number;
     }

@@ -272,25 +272,29 @@ describe("the page with models defined by data", () => {
     await page.close();
   });
 
-  it("takes a stream split by journal.key as the command line does: its journals' reports, or its refusal", async () => {
-    const cwd = example("data");
-    const run = cli("orders.jsonl", "orders.json", cwd);
+  it("shows a stream split by journal.key as the command line prints it: a report per journal", async () => {
+    const model = example("data/orders.json");
     const page = await web.open();
-    expect(await pickModelFile(page, example("data/orders.json"))).toBe("model-checked");
-    const shown = await auditInPage(page, example("data/orders.jsonl"));
-    if (run.status === 2) {
-      // Until the engines report split streams (docs/models/data.md, "A stream of journals").
-      expect(run.stderr).toContain("splits its stream into journals by journal.key");
-      expect(shown).toBe("error");
-      expect(await shownStatus(page)).toBe(
-        `Cannot audit this: ${run.stderr.trim().replace(/^statefold: /, "")}`,
-      );
-    } else {
-      const expected = JSON.parse(run.stdout) as { journals: unknown[] };
-      expect(shown).toBe("done");
+    expect(await pickModelFile(page, model)).toBe("model-checked");
+    for (const [name, verdict] of [
+      ["orders.jsonl", "strictly conformant"],
+      ["orders-violations.jsonl", "not conformant"],
+    ] as const) {
+      const journal = example(`data/${name}`);
+      const expected = cliReport(journal, model) as { journals: { events: number }[] };
+      expect(await auditInPage(page, journal)).toBe("done");
       expect(await shownReport(page)).toEqual(expected);
-      expect(await shownStatus(page)).toContain(`${expected.journals.length} journals`);
+      const events = expected.journals.reduce((sum, each) => sum + each.events, 0);
+      expect(await shownStatus(page)).toContain(
+        `${name}: ${verdict} (${expected.journals.length} journals, ${events} events`,
+      );
+      const frame = await reportFrame(page);
+      expect(await frame.$$eval(".journal", (sections) => sections.length)).toBe(
+        expected.journals.length,
+      );
     }
+    expect(await findingRules(page)).toContain("paid-in-full");
+    await page.screenshot({ path: screenshotPath("web-split-stream.png"), fullPage: true });
     await page.close();
   });
 

@@ -4,20 +4,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { ModelReport } from "../../src/models/registry.js";
-import { journalReports, verdictOn } from "../../web/verdict.js";
+import { verdictOn } from "../../web/verdict.js";
 
 function report(conformant: boolean, strictlyConformant: boolean, events: number): ModelReport {
   return { conformant, strictlyConformant, events } as ModelReport;
 }
 
 describe("the page's verdict on a journal file", () => {
-  it("takes a report as the file's one journal, and a split stream's journals in order", () => {
-    const one = report(true, true, 3);
-    expect(journalReports(one)).toEqual([one]);
-    const two = [report(true, true, 1), report(false, false, 2)];
-    expect(journalReports({ journals: two } as never)).toEqual(two);
-  });
-
   it("is the weakest of its journals' verdicts, over the events they hold together", () => {
     expect(verdictOn([report(true, true, 2), report(true, true, 3)])).toEqual({
       verdict: "strictly conformant",
