@@ -1,20 +1,22 @@
 /**
- * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model or
- * leave it to the header, audit it in a Web Worker (audit-worker.ts) with a progress bar, then
- * show the HTML report's view of it (src/report) and the report as JSON. Nothing leaves the
- * machine: the page's policy allows no fetch beyond its own files.
+ * The in-browser auditor's page: pick or drop a journal (and its DAG file), choose its model — one
+ * statefold ships, or a model file of one's own — or leave it to the header, audit it in a Web
+ * Worker (audit-worker.ts) with a progress bar, then show the HTML report's view of it
+ * (src/report) and the report as JSON. Nothing leaves the machine: the page's policy allows no
+ * fetch beyond its own files.
  */
-import {
-  isProgramModelName,
-  PROGRAM_MODEL_NAMES,
-  type ProgramModelName,
-} from "../src/models/registry.js";
-import { MODEL_GUIDES } from "./model-guides.js";
-import type { AuditMessage, AuditRequest } from "./protocol.js";
+import type { Model } from "../src/models/model.js";
+import { isRegisteredModelName, MODELS } from "../src/models/registry.js";
+import { journalReports } from "../src/models/report-frame.js";
+import { sortDropped } from "./dropped.js";
+import { MODEL_FILE_GUIDE, modelGuide } from "./model-guides.js";
+import type { AuditMessage, AuditRequest, ModelPick } from "./protocol.js";
+import { verdictOn } from "./verdict.js";
 
 const journalInput = element<HTMLInputElement>("journal");
 const dagInput = element<HTMLInputElement>("dag");
 const modelChoice = element<HTMLSelectElement>("model");
+const modelFileInput = element<HTMLInputElement>("model-file");
 const modelGuides = element<HTMLUListElement>("model-guides");
 const dagOwner = element<HTMLElement>("dag-owner");
 const drop = element<HTMLElement>("drop");
@@ -25,6 +27,8 @@ const json = element<HTMLDetailsElement>("json");
 const jsonText = element<HTMLElement>("report-json");
 
 let journal: File | null = null;
+/** The model file picked, chosen by the Model option `MODEL_FILE_CHOICE` once picked. */
+let modelFile: File | null = null;
 /**
  * The DAG file picked, and the name of the journal it belongs to: the journal picked when it was
  * picked, or, picked before any, the next one. Picking another journal lets it go, so a DAG file
@@ -34,10 +38,17 @@ let journal: File | null = null;
 let dag: { readonly file: File; journal: string | null } | null = null;
 let worker: Worker | null = null;
 
-for (const name of PROGRAM_MODEL_NAMES) {
-  modelChoice.add(new Option(name, name));
-  modelGuides.append(guideItem(name));
+/** The Model option of the model file picked. */
+const MODEL_FILE_CHOICE = "file";
+const modelFileOption = new Option("the model file picked (none yet)", MODEL_FILE_CHOICE);
+modelFileOption.disabled = true;
+
+for (const model of MODELS as readonly Model[]) {
+  modelChoice.add(new Option(model.name, model.name));
+  modelGuides.append(guideItem(model.name, modelGuide(model)));
 }
+modelChoice.add(modelFileOption);
+modelGuides.append(guideItem("a model file", MODEL_FILE_GUIDE));
 
 journalInput.addEventListener("change", () => pickJournal(journalInput.files?.[0] ?? null));
 dagInput.addEventListener("change", () => {
@@ -47,21 +58,36 @@ dagInput.addEventListener("change", () => {
   start();
 });
 modelChoice.addEventListener("change", start);
+modelFileInput.addEventListener("change", () => {
+  chooseModelFile(modelFileInput.files?.[0] ?? null);
+  start();
+});
 drop.addEventListener("dragover", (event) => {
   event.preventDefault();
   drop.classList.add("over");
 });
 drop.addEventListener("dragleave", () => drop.classList.remove("over"));
-drop.addEventListener("drop", (event) => {
+drop.addEventListener("drop", async (event) => {
   event.preventDefault();
   drop.classList.remove("over");
-  const files = Array.from(event.dataTransfer?.files ?? []);
-  if (files.length === 0) return;
-  if (files.length > 2) {
-    showError("Drop one journal, or one journal and its DAG file.");
+  const { modelFiles, others } = await sortDropped(Array.from(event.dataTransfer?.files ?? []));
+  if (modelFiles.length + others.length === 0) return;
+  if (modelFiles.length > 1 || others.length > 2) {
+    showError(
+      "Drop one journal, or one journal and its DAG file or its model file (and a model file alone is checked).",
+    );
     return;
   }
-  const picked = classify(files);
+  const [model] = modelFiles;
+  if (model !== undefined) {
+    modelFileInput.value = "";
+    chooseModelFile(model);
+  }
+  if (others.length === 0) {
+    start();
+    return;
+  }
+  const picked = classify(others);
   journalInput.value = "";
   if (picked.dag !== null) {
     dagInput.value = "";
@@ -69,6 +95,16 @@ drop.addEventListener("drop", (event) => {
   }
   pickJournal(picked.journal);
 });
+
+/** A model file picked or dropped is the Model; none picked lets its option go. */
+function chooseModelFile(picked: File | null): void {
+  modelFile = picked;
+  modelFileOption.disabled = picked === null;
+  modelFileOption.text =
+    picked === null ? "the model file picked (none yet)" : `the model file ${picked.name}`;
+  if (picked !== null) modelChoice.value = MODEL_FILE_CHOICE;
+  else if (modelChoice.value === MODEL_FILE_CHOICE) modelChoice.value = "";
+}
 
 /** A journal picked or dropped: the DAG file picked for another lets go, one waiting for it is its. */
 function pickJournal(picked: File | null): void {
@@ -99,24 +135,45 @@ function classify(files: readonly File[]): { journal: File; dag: File | null } {
 }
 
 function start(): void {
-  if (journal === null) return;
-  worker?.terminate();
-  worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
-  const current = worker;
-  const name = journal.name;
-  setState("auditing");
-  frame.hidden = true;
-  json.hidden = true;
-  status.className = "";
-  status.textContent = `Auditing ${name}${dag === null ? "" : ` against ${dag.file.name}`}…`;
+  const model = chosenModel();
+  if (journal === null) {
+    // A model file picked before any journal is checked at once, so a refusal is seen first.
+    if (model !== null && "file" in model) {
+      const { name } = model.file;
+      ask(name, { journal: null, dag: null, model }, `Checking the model file ${name}…`);
+    }
+    return;
+  }
+  const against = dag === null ? "" : ` against ${dag.file.name}`;
+  ask(
+    journal.name,
+    { journal, dag: dag?.file ?? null, model },
+    `Auditing ${journal.name}${against}…`,
+  );
   progress.hidden = false;
   progress.max = Math.max(journal.size, 1);
   progress.value = 0;
+}
+
+/**
+ * Asks a fresh worker, in place of any still working, saying `doing` meanwhile: to audit the
+ * journal, or to check the model file alone. Its answers are shown under `name`.
+ */
+function ask(name: string, request: AuditRequest, doing: string): void {
+  worker?.terminate();
+  worker = new Worker(new URL("./audit-worker.ts", import.meta.url), { type: "module" });
+  const current = worker;
+  const task = request.journal === null ? "check" : "audit";
+  setState(request.journal === null ? "checking" : "auditing");
+  frame.hidden = true;
+  json.hidden = true;
+  progress.hidden = true;
+  status.className = "";
+  status.textContent = doing;
   current.onmessage = (event: MessageEvent<AuditMessage>) => {
     if (current === worker) show(name, event.data);
   };
-  current.onerror = (event) => showError(`The audit stopped: ${event.message}`);
-  const request: AuditRequest = { journal, dag: dag?.file ?? null, model: chosenModel() };
+  current.onerror = (event) => showError(`The ${task} stopped: ${event.message}`);
   current.postMessage(request);
 }
 
@@ -133,12 +190,10 @@ function show(name: string, message: AuditMessage): void {
     case "done": {
       progress.hidden = true;
       const { report } = message;
-      const verdict = report.strictlyConformant
-        ? "strictly conformant"
-        : report.conformant
-          ? "conformant, not strictly"
-          : "not conformant";
-      status.textContent = `${name}: ${verdict} (${report.events.toLocaleString("en")} events, audited in ${(message.auditMs / 1000).toFixed(1)} s).`;
+      const reports = journalReports(report);
+      const { verdict, events } = verdictOn(reports);
+      const journals = reports.length === 1 ? "" : `${reports.length} journals, `;
+      status.textContent = `${name}: ${verdict} (${journals}${events.toLocaleString("en")} events, audited in ${(message.auditMs / 1000).toFixed(1)} s).`;
       jsonText.textContent = JSON.stringify(report, null, 2);
       json.hidden = false;
       frame.onload = () => {
@@ -150,6 +205,10 @@ function show(name: string, message: AuditMessage): void {
       frame.srcdoc = message.html;
       return;
     }
+    case "model":
+      status.textContent = `${name} states the model "${message.name}". ${message.journals} Pick a journal of it.`;
+      setState("model-checked");
+      return;
     case "unreadable":
       showError(`Cannot audit this: ${message.message}`);
       return;
@@ -164,13 +223,13 @@ function show(name: string, message: AuditMessage): void {
 }
 
 /** A model's line of the hint: its name, then its guide with `code` spans shown as code. */
-function guideItem(name: ProgramModelName): HTMLLIElement {
+function guideItem(name: string, guide: string): HTMLLIElement {
   const item = document.createElement("li");
   item.dataset.model = name;
   const title = document.createElement("strong");
   title.textContent = name;
   item.append(title, ": ");
-  MODEL_GUIDES[name].split("`").forEach((text, index) => {
+  guide.split("`").forEach((text, index) => {
     if (index % 2 === 0) {
       item.append(text);
       return;
@@ -183,8 +242,10 @@ function guideItem(name: ProgramModelName): HTMLLIElement {
 }
 
 /** The model picked, or null for the one the header names (the empty option). */
-function chosenModel(): ProgramModelName | null {
-  return isProgramModelName(modelChoice.value) ? modelChoice.value : null;
+function chosenModel(): ModelPick | null {
+  const { value } = modelChoice;
+  if (value === MODEL_FILE_CHOICE && modelFile !== null) return { file: modelFile };
+  return isRegisteredModelName(value) ? { name: value } : null;
 }
 
 function showError(text: string): void {

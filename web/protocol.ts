@@ -1,14 +1,21 @@
 /** The messages between the page (main.ts) and its audit worker (audit-worker.ts). */
-import type { ModelReport, ProgramModelName } from "../src/models/registry.js";
+import type { ModelAnswer, RegisteredModelName } from "../src/models/registry.js";
+
+/**
+ * The page's Model: a model statefold ships, by its name, or a model file picked (JSON or YAML,
+ * checked as `statefold audit --model FILE` checks it: docs/models/data.md).
+ */
+export type ModelPick = { readonly name: RegisteredModelName } | { readonly file: File };
 
 /**
  * What the page asks: audit this journal, against this DAG file if one is given, as a journal of
  * `model` (null: of the model its header names, else dag — as `statefold audit` without `--model`).
+ * Without a journal, only the model file picked is checked.
  */
 export interface AuditRequest {
-  readonly journal: File;
+  readonly journal: File | null;
   readonly dag: File | null;
-  readonly model: ProgramModelName | null;
+  readonly model: ModelPick | null;
 }
 
 export type AuditMessage =
@@ -21,13 +28,18 @@ export type AuditMessage =
     }
   /** Gathering the findings' context after the verdicts. */
   | { readonly type: "context" }
-  /** The verdicts and the HTML report's page for them (src/report), and the time taken. */
+  /**
+   * The verdicts (a report, or a split stream's `{"journals": [...]}`, as `statefold audit
+   * --format json` prints them), the HTML report's page for them (src/report), and the time taken.
+   */
   | {
       readonly type: "done";
-      readonly report: ModelReport;
+      readonly report: ModelAnswer;
       readonly html: string;
       readonly auditMs: number;
     }
+  /** The model file picked, checked with no journal yet: the model it states, how its journals are written. */
+  | { readonly type: "model"; readonly name: string; readonly journals: string }
   /** The files could not be audited: why, in one line. */
   | { readonly type: "unreadable"; readonly message: string }
   /** A bug in statefold (or the browser): its message. */

@@ -21,6 +21,6 @@ export function chooseModel(
 }
 
 /** "an" before a name that starts with a vowel sound ("an executive"), "a" otherwise. */
-function article(name: string): string {
+export function article(name: string): string {
   return /^[aeiou]/.test(name) ? "an" : "a";
 }

@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROGRAM_MODEL_NAMES } from "../../src/models/registry.js";
+import { MODEL_NAMES, PROGRAM_MODEL_NAMES } from "../../src/models/registry.js";
 import { testTempDir } from "../support/temp-dirs.js";
 import { auditInPage, buildAndServe, REPO_ROOT, shownReport, type WebPage } from "./web-page.js";
 
@@ -61,7 +61,7 @@ describe("the page's model choice", () => {
     const options = await page.$$eval("#model option", (found) =>
       found.map((option) => (option as HTMLOptionElement).value),
     );
-    expect(options).toEqual(["", ...PROGRAM_MODEL_NAMES]);
+    expect(options).toEqual(["", ...MODEL_NAMES, "file"]);
     expect(await page.inputValue("#model")).toBe("");
     await page.close();
   });

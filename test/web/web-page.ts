@@ -89,6 +89,22 @@ export async function auditInPage(
   return (await page.evaluate(() => document.body.dataset.state)) as "done" | "error";
 }
 
+/** Picks a model file as the page's Model file and waits for its check: "model-checked" or "error". */
+export async function pickModelFile(
+  page: Page,
+  modelFile: string,
+  timeout = 30_000,
+): Promise<"model-checked" | "error"> {
+  await page.setInputFiles("#model-file", modelFile);
+  await page.waitForFunction(
+    () =>
+      document.body.dataset.state === "model-checked" || document.body.dataset.state === "error",
+    undefined,
+    { timeout, polling: 100 },
+  );
+  return (await page.evaluate(() => document.body.dataset.state)) as "model-checked" | "error";
+}
+
 /** The report the page shows as JSON. */
 export async function shownReport(page: Page): Promise<Report> {
   return JSON.parse((await page.textContent("#report-json")) ?? "null") as Report;

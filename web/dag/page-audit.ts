@@ -10,12 +10,14 @@ import { dagOfHeader } from "../../src/journal/dag/header.js";
 import { readLispExprJournal } from "../../src/journal/dag/lisp-expr.js";
 import type { Journal } from "../../src/journal/journal.js";
 import { readJsonlJournal } from "../../src/journal/jsonl.js";
+import { contentName } from "../../src/journal/read-file-bytes.js";
 import type { Dag } from "../../src/models/dag/dag.js";
 import type { Report } from "../../src/models/dag/report.js";
 import type { KernelOptions } from "../../src/models/model.js";
 import {
   bytesOf,
-  chunksOf,
+  journalBytes,
+  journalChunks,
   kernelBuild,
   type PageAudit,
   type Post,
@@ -37,7 +39,7 @@ export const dagPageAudit: PageAudit<Report> = {
         : { dag: parseDagFile(await bytesOf(dagFile), dagFile.name), name: dagFile.name };
     if (isLispExpr(journal)) {
       // The .lisp-expr reader takes the journal whole, as the command line's does.
-      const read = readLispExprJournal(await bytesOf(journal), journal.name);
+      const read = readLispExprJournal(await journalBytes(journal), journal.name);
       post({ type: "progress", bytes: journal.size, total: journal.size, events: null });
       const dag = chooseDag(journal.name, null, given, read.missingHeader);
       const report = wasm.audit(dag, read.events, { lines: read.lines, tornTail: read.tornTail });
@@ -76,9 +78,8 @@ async function streamJsonl(
   const total = journal.size;
   let bytes = 0;
   let posted = 0;
-  for await (const chunk of chunksOf(journal)) {
+  for await (const chunk of journalChunks(journal, (read) => (bytes = read))) {
     auditor.write(chunk);
-    bytes += chunk.length;
     const now = performance.now();
     if (progressDue(posted, now)) {
       posted = now;
@@ -95,11 +96,11 @@ async function readJsonlAgain(
   journal: File,
   given: GivenDag | null,
 ): Promise<Journal & { readonly fields: Dag }> {
-  const read = readJsonlJournal(await bytesOf(journal), journal.name);
+  const read = readJsonlJournal(await journalBytes(journal), journal.name);
   const header = dagOfHeader(read.header);
   return { ...read, fields: chooseDag(journal.name, header, given, read.missingHeader) };
 }
 
 function isLispExpr(file: File): boolean {
-  return file.name.endsWith(".lisp-expr");
+  return contentName(file.name).endsWith(".lisp-expr");
 }

@@ -14,7 +14,7 @@ const EXECUTIVE_RUN_MISSING = 'expected a header with the run\'s "spec" and "bud
 export const executivePageAudit: PageAudit<ExecutiveReport> = {
   async audit(request, post) {
     const engine = await executiveModel.kernel(kernel());
-    return auditStreamed(engine, request, executiveModel.name, post);
+    return auditStreamed(engine, request, executiveModel, post);
   },
   kernel,
   explain({ message, detail }) {

@@ -11,7 +11,7 @@ import { auditStreamed, kernelBuild, type PageAudit } from "../page-audit.js";
 export const operationsPageAudit: PageAudit<OperationsReport> = {
   async audit(request, post) {
     const engine = await operationsModel.kernel(kernel());
-    return auditStreamed(engine, request, operationsModel.name, post);
+    return auditStreamed(engine, request, operationsModel, post);
   },
   kernel,
 };

@@ -4,12 +4,12 @@
  */
 import { readFile } from "node:fs/promises";
 import { JournalError } from "../../journal/errors.js";
-import { checkModel } from "./check.js";
 import type { CompiledModel } from "./compiled.js";
 import { type DataModel, dataModel } from "./model.js";
-import { modelFormatOf, readModelText } from "./model-text.js";
+import { modelFormatOf, parseModelFile } from "./model-text.js";
 
 export { checkModel, ModelFileError } from "./check.js";
+export { parseModelFile } from "./model-text.js";
 
 /** The model a file states; a `JournalError` (a `ModelFileError` for its content) when it cannot be. */
 export async function loadModelFile(path: string): Promise<CompiledModel> {
@@ -26,18 +26,6 @@ export async function loadModelFile(path: string): Promise<CompiledModel> {
     throw new JournalError(path, `cannot read the model file: ${(error as Error).message}`);
   }
   return parseModelFile(bytes, path);
-}
-
-/** The model the bytes of a file of that name state (in a browser too: no file system needed). */
-export function parseModelFile(bytes: Uint8Array, file: string): CompiledModel {
-  const format = modelFormatOf(file);
-  if (format === null)
-    throw new JournalError(
-      file,
-      "a model file is JSON (.json) or YAML (.yaml, .yml); this name says neither",
-    );
-  const { value, locate } = readModelText(bytes, file, format);
-  return checkModel(value, file, locate);
 }
 
 /** The model a file defines, as a model like any other, summarised by where it came from. */

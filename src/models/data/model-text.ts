@@ -6,10 +6,13 @@
  * so that a refusal names the line and column beside the JSON Pointer.
  */
 import { isAlias, isMap, isScalar, isSeq, type Node, parseDocument } from "yaml";
+import { JournalError } from "../../journal/errors.js";
 import { parseJsonFile } from "../../journal/json-file.js";
 import { walkJson } from "../../journal/json-walk.js";
 import { textPosition } from "../../journal/text-position.js";
-import { type Locate, ModelFileError, pointerOf } from "./check.js";
+import { checkModel, type Locate, ModelFileError, pointerOf } from "./check.js";
+import type { CompiledModel } from "./compiled.js";
+import { type ModelFormat, modelFormatOf } from "./model-format.js";
 
 export interface ModelText {
   /** The file's data: objects as `Map`s in the file's order. */
@@ -17,14 +20,18 @@ export interface ModelText {
   readonly locate: Locate;
 }
 
-export type ModelFormat = "json" | "yaml";
+export { type ModelFormat, modelFormatOf } from "./model-format.js";
 
-/** The format a model file's name says, or null when it says none statefold reads. */
-export function modelFormatOf(file: string): ModelFormat | null {
-  const lower = file.toLowerCase();
-  if (lower.endsWith(".json")) return "json";
-  if (lower.endsWith(".yaml") || lower.endsWith(".yml")) return "yaml";
-  return null;
+/** The model the bytes of a file of that name state (in a browser too: no file system needed). */
+export function parseModelFile(bytes: Uint8Array, file: string): CompiledModel {
+  const format = modelFormatOf(file);
+  if (format === null)
+    throw new JournalError(
+      file,
+      "a model file is JSON (.json) or YAML (.yaml, .yml); this name says neither",
+    );
+  const { value, locate } = readModelText(bytes, file, format);
+  return checkModel(value, file, locate);
 }
 
 export function readModelText(bytes: Uint8Array, file: string, format: ModelFormat): ModelText {
