@@ -70,12 +70,17 @@ export function dataHtml<Name extends string>(model: CompiledModel): ModelHtml<D
       const context: DataContext = { gathered: true, findings, firstOfRules };
       return { file, report, context };
     },
-    css: "",
+    css: DATA_CSS,
     // A data view is one `gatherView` built, or one with only the verdicts.
     renderBody: (view) =>
       renderDataBody(model, view as unknown as JournalView<DataReport, DataContext>),
   };
 }
+
+const DATA_CSS = `table.findings td{vertical-align:top;padding:4px 12px 8px 0}
+table.findings th{text-align:left;padding:4px 12px 4px 0}
+table.findings .states,table.findings td.compared{font-family:var(--mono);font-size:12.5px}
+table.findings pre{margin:0;white-space:pre-wrap;word-break:break-all;font-size:12px}`;
 
 function renderDataBody(model: CompiledModel, view: JournalView<DataReport, DataContext>): string {
   const { report } = view;
