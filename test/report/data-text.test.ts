@@ -6,7 +6,12 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { statefold, statefoldInProcess } from "../cli/cli-process.js";
+import { findingNumbersOf } from "../../src/cli/finding-numbers.js";
+import { checkModel } from "../../src/models/data/check.js";
+import { auditDataJournals } from "../../src/models/data/engine.js";
+import { dataModel } from "../../src/models/data/model.js";
+import { addLoadedModel, type ModelReport } from "../../src/models/registry.js";
+import { statefold, statefoldInProcess, tempFile } from "../cli/cli-process.js";
 
 const MODEL = "examples/data/payment-intents.json";
 const VIOLATIONS = "examples/data/payment-intents-violations.jsonl";
@@ -36,5 +41,42 @@ describe("the text output of a journal of a model file", () => {
     expect(run.stdout).toContain(
       '      line 5 (event 4)  payment_intent.created  created-once intent "pi_3Qa2": duplicate\n',
     );
+  });
+
+  it("gives the numbers of one journal of a stream split by key, from that journal's records", async () => {
+    const model = checkModel(
+      {
+        statefold: "model",
+        version: 1,
+        name: "split-jobs",
+        records: {
+          source: "lines",
+          kind: { path: "k" },
+          fields: { q: { path: "q", type: "string" }, id: { path: "id", type: "string" } },
+        },
+        journal: { key: "q" },
+        entities: { job: { states: ["queued", "running"] } },
+        kinds: {
+          made: [{ new: "job", key: "$id", to: "queued" }],
+          start: [{ step: "job", key: "$id", from: ["queued"], to: "running", rule: "lifecycle" }],
+        },
+      },
+      "split-jobs.json",
+    );
+    addLoadedModel(dataModel(model.name, model, "a test's model"));
+    const text = [
+      { q: "A", k: "made", id: "a" },
+      { q: "B", k: "made", id: "a" },
+      { q: "B", k: "start", id: "a" },
+      { q: "B", k: "start", id: "a" },
+    ]
+      .map((record) => `${JSON.stringify(record)}\n`)
+      .join("");
+    const file = tempFile("stream.jsonl", text);
+    const [, journalB] = auditDataJournals(model, new TextEncoder().encode(text), { file });
+    const numbers = await findingNumbersOf({ file, report: journalB as ModelReport });
+    expect([...numbers]).toEqual([
+      [2, "running → running, found in running, the clause accepts queued"],
+    ]);
   });
 });
