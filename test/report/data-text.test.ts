@@ -29,6 +29,9 @@ describe("the text output of a journal of a model file", () => {
       "      line 7 (event 6)  payment_intent.requires_action  known-kinds: unknown-kind — intent.atEnd: created → created, it ended in created, it may end in succeeded or canceled",
       '      line 7 (event 6)  payment_intent.requires_action  intent.atEnd intent "pi_3Qa2": open-at-end — intent.atEnd: created → created, it ended in created, it may end in succeeded or canceled',
     ]);
+    // docs/models/data.md quotes them.
+    const docs = readFileSync("docs/models/data.md", "utf8").split("\n");
+    expect(docs.filter((line) => line.startsWith("      line "))).toEqual(listed);
   });
 
   it("says what the report says when the journal cannot be read again (standard input)", async () => {
