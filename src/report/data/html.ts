@@ -79,6 +79,7 @@ export function dataHtml<Name extends string>(model: CompiledModel): ModelHtml<D
 
 const DATA_CSS = `table.findings td{vertical-align:top;padding:4px 12px 8px 0}
 table.findings th{text-align:left;padding:4px 12px 4px 0}
+table.findings .detail{color:var(--muted)}
 table.findings .states,table.findings td.compared{font-family:var(--mono);font-size:12.5px}
 table.findings pre{margin:0;white-space:pre-wrap;word-break:break-all;font-size:12px}`;
 
@@ -146,7 +147,7 @@ function findingsTable(
     return `<tr>${where}<td>${instance}</td><td>${rule}</td><td>${why}</td><td class="compared">${compared}</td><td>${record}</td></tr>`;
   });
   const replayed = shown === null ? "" : "<th>what it compared</th><th>the record</th>";
-  const instance = shown === null ? "instance" : "instance: before → after the record";
+  const instance = shown === null ? "instance" : "instance: before → after";
   return `<h3>${heading}</h3>
 <table class="findings"><thead><tr><th>where</th><th>kind</th><th>${instance}</th><th>rule</th><th>why</th>${replayed}</tr></thead>
 <tbody>${rows.join("\n")}</tbody></table>`;
