@@ -66,23 +66,14 @@ async function findingNumbers(
   const { replayFindings } = await import("../../models/data/replay.js");
   const replayed = replayFindings(model, journal.entries as readonly DataEntry[], report);
   if (replayed === null) return NONE;
-  const byRecord = new Map<number, { rule: string; words: string }[]>();
+  const said = new Map<number, string[]>();
   replayed.listed.forEach((finding, place) => {
     const { index, rule, entity } = listed[place] as DataReport["legality"]["first"][number];
     // The listed line names the instance a finding names: its words need not repeat it.
     const words = findingWordsText(findingWords(finding), entity !== undefined);
-    const atRecord = byRecord.get(index) ?? [];
-    if (words !== null) atRecord.push({ rule, words });
-    byRecord.set(index, atRecord);
+    if (words === null) return;
+    const several = listed.filter((other) => other.index === index).length > 1;
+    said.set(index, [...(said.get(index) ?? []), several ? `${rule}: ${words}` : words]);
   });
-  const numbers = new Map<number, string>();
-  for (const [index, said] of byRecord) {
-    const several = listed.filter((finding) => finding.index === index).length > 1;
-    if (said.length > 0)
-      numbers.set(
-        index,
-        said.map(({ rule, words }) => (several ? `${rule}: ${words}` : words)).join("; "),
-      );
-  }
-  return numbers;
+  return new Map([...said].map(([index, parts]) => [index, parts.join("; ")]));
 }
