@@ -173,8 +173,8 @@ class FindingsWatcher implements FoldWatcher {
   private findings = 0;
   private differs = false;
   private fed: DataEntry | null = null;
-  /** The record folding, or the last one once the records have ended. */
-  private folding: { index: number; entry: DataEntry | null } | null = null;
+  /** The entry of the record folding, or of the last one once the records have ended. */
+  private folding: DataEntry | null = null;
   private ended = false;
   /** Instances the record folding created or moved: their states before it, and their latest. */
   private touched = new Map<string, { before: number | null; after: number }>();
@@ -200,9 +200,9 @@ class FindingsWatcher implements FoldWatcher {
     this.ended = true;
   }
 
-  record(index: number): void {
+  record(): void {
     this.settle();
-    this.folding = { index, entry: this.fed };
+    this.folding = this.fed;
   }
 
   moved(entity: number, key: bigint | string, from: number | null, to: number): void {
@@ -223,7 +223,7 @@ class FindingsWatcher implements FoldWatcher {
     const touched = instance === null ? undefined : this.touched.get(tagOf(instance));
     const before = touched === undefined ? (instance?.state ?? null) : touched.before;
     this.pending.push({ found, before, places: { listed, firstOfRule } });
-    if (this.folding?.entry) this.entries.set(found.index, this.folding.entry);
+    if (this.folding !== null) this.entries.set(found.index, this.folding);
     // A finding at the end of the journal is made after its last record: nothing moves after it.
     if (this.ended) this.settle();
   }
