@@ -10,6 +10,7 @@ import { type TornTail, UnparseableLine } from "../journal-source.js";
 import { FINDINGS_LISTED_MAX } from "../report-frame.js";
 import type { Clause, Comparison, CompiledModel, Operand, Value } from "./compiled.js";
 import { type ReadRecord, readRecord, recordProblemMessage } from "./record.js";
+import type { Compared, FoldWatcher, WatchedInstance } from "./replay.js";
 import type {
   DataFinal,
   DataFinding,
@@ -28,15 +29,21 @@ export interface DataEntry {
   readonly line?: number;
 }
 
-/** The reports of a journal's records: one, or one per journal of a split stream. */
+/**
+ * The reports of a journal's records: one, or one per journal of a split stream. A replay
+ * (replay.ts) watches one of the journals fold: the one whose report's `journal` is `watch.journal`.
+ */
 export function auditDataEntries(
   model: CompiledModel,
   entries: Iterable<DataEntry>,
   tornTail: TornTail | null = null,
+  watch?: { readonly journal?: ReportValue; readonly watcher: FoldWatcher },
 ): DataReport[] {
   const split = model.journal.key;
+  const watcherOf = (key: Value) =>
+    watch !== undefined && reportValue(key) === watch.journal ? watch.watcher : null;
   const journals = new Map<string, JournalFold>();
-  const unsplit = new JournalFold(model);
+  const unsplit = new JournalFold(model, undefined, watch?.watcher ?? null);
   let integrity: { entry: DataEntry; message: string } | null = null;
   let events = 0;
   for (const entry of entries) {
@@ -60,7 +67,7 @@ export function auditDataEntries(
     const tag = keyTag(key);
     let journal = journals.get(tag);
     if (journal === undefined) {
-      journal = new JournalFold(model, key);
+      journal = new JournalFold(model, key, watcherOf(key));
       journals.set(tag, journal);
     }
     journal.fold(read, entry.line);
@@ -70,7 +77,7 @@ export function auditDataEntries(
       ? [unsplit]
       : journals.size > 0
         ? [...journals.values()]
-        : [new JournalFold(model, null)];
+        : [new JournalFold(model, null, watcherOf(null))];
   return folds.map((fold) => {
     const stopped =
       integrity === null
@@ -138,6 +145,7 @@ class JournalFold {
     private readonly model: CompiledModel,
     /** The journal's key in a split stream; undefined when the stream is not split. */
     private readonly journalKey?: Value,
+    private readonly watcher: FoldWatcher | null = null,
   ) {
     this.registers = model.journal.registers.map((register) => register.initial);
     this.counters = model.journal.counters.map(() => 0n);
@@ -148,12 +156,13 @@ class JournalFold {
   fold(record: Extract<ReadRecord, { ok: true }>, line: number | undefined): void {
     const index = this.records;
     this.records += 1;
+    this.watcher?.record(index);
     const kindName =
       record.kind === null ? record.spelling : (this.model.kinds[record.kind]?.name as string);
     const at = { index, ...(line === undefined ? {} : { line }), kind: kindName };
     this.lastRecord = at;
-    const finding = (rule: number, reason: DataReason, subject: Subject = {}) =>
-      this.find(at, rule, reason, subject);
+    const finding = (rule: number, reason: DataReason, subject: Subject = {}, seen?: Seen) =>
+      this.find(at, rule, reason, subject, seen);
 
     this.checkSequence(record, finding);
     this.checkMonotone(record, finding);
@@ -162,7 +171,14 @@ class JournalFold {
     for (const obligation of obligations) {
       if (obligation.type === "last") finding(obligation.rule, "after-last");
       else if (record.kind === null || !obligation.kinds.includes(record.kind))
-        finding(obligation.rule, "unexpected-kind");
+        finding(
+          obligation.rule,
+          "unexpected-kind",
+          {},
+          {
+            compared: { type: "kinds", expected: obligation.kinds },
+          },
+        );
     }
     if (record.kind === null) {
       if (this.model.journal.knownKindsRule !== null)
@@ -179,7 +195,15 @@ class JournalFold {
     const sequence = this.model.journal.sequence;
     if (sequence === null) return;
     const value = record.fields[sequence.field] as bigint | null;
-    if (value !== this.expectedSequence) finding(sequence.rule, "out-of-sequence");
+    if (value !== this.expectedSequence)
+      finding(
+        sequence.rule,
+        "out-of-sequence",
+        {},
+        {
+          compared: { type: "sequence", expected: this.expectedSequence, found: value },
+        },
+      );
     this.expectedSequence = (value ?? this.expectedSequence) + sequence.step;
   }
 
@@ -189,12 +213,32 @@ class JournalFold {
       if (value === null) return;
       const last = this.lastMonotone[place];
       if (last !== null && last !== undefined && (strict ? value <= last : value < last))
-        finding(this.model.journal.monotoneRule as number, "not-increasing");
+        finding(
+          this.model.journal.monotoneRule as number,
+          "not-increasing",
+          {},
+          {
+            compared: { type: "increase", field, strict, previous: last, value },
+          },
+        );
       this.lastMonotone[place] = value;
     });
   }
 
-  private find(at: FindingAt, rule: number, reason: DataReason, subject: Subject): void {
+  private find(
+    at: FindingAt,
+    rule: number,
+    reason: DataReason,
+    subject: Subject,
+    seen: Seen = NOTHING_SEEN,
+  ): void {
+    this.watcher?.found({
+      index: at.index,
+      rule,
+      reason,
+      instance: seen.instance ?? null,
+      compared: seen.compared ?? null,
+    });
     this.illegal += 1;
     if (!this.firstFindings.has(rule))
       this.firstFindings.set(rule, { holds: false, ...at, reason, ...subject });
@@ -216,11 +260,13 @@ class JournalFold {
       slots: this.model.entities[entity]?.slots.map(() => null) ?? [],
     };
     this.instances.set(instanceTag(entity, key), instance);
+    this.watcher?.moved(entity, key, null, state);
     this.forgetIfDone(instance);
     return instance;
   }
 
   move(instance: Instance, state: number): void {
+    this.watcher?.moved(instance.entity, instance.key, instance.state, state);
     instance.state = state;
     this.forgetIfDone(instance);
   }
@@ -242,6 +288,10 @@ class JournalFold {
 
   setRegister(register: number, value: Value): void {
     this.registers[register] = value;
+  }
+
+  counter(counter: number): bigint {
+    return this.counters[counter] as bigint;
   }
 
   /** Adds `by` to a counter; false when that would leave it below 0 or above its max. */
@@ -286,10 +336,17 @@ class JournalFold {
     for (const instance of this.instances.values()) {
       const entity = this.model.entities[instance.entity];
       if (entity?.atEnd === null || entity === undefined || entity.atEnd[instance.state]) continue;
-      this.find(at, entity.atEndRule as number, "open-at-end", {
-        entity: entity.name,
-        key: reportValue(instance.key),
-      });
+      const accepted = statesWhere(entity.atEnd as readonly boolean[]);
+      this.find(
+        at,
+        entity.atEndRule as number,
+        "open-at-end",
+        { entity: entity.name, key: reportValue(instance.key) },
+        {
+          instance: watched(instance),
+          compared: { type: "state", state: instance.state, accepted },
+        },
+      );
     }
   }
 
@@ -328,8 +385,20 @@ const HOLDS: DataVerdict = { holds: true };
 
 type FindingAt = { readonly index: number; readonly line?: number; readonly kind: string };
 type Subject = { readonly entity?: string; readonly key?: ReportValue };
+/** What a watcher is shown of a finding beyond the report: a finding changes nothing, so it is what the clause saw. */
+type Seen = { readonly instance?: WatchedInstance | null; readonly compared?: Compared };
 type InstanceClause = Extract<Clause, { op: "new" | "step" | "need" }>;
-type Finder = (rule: number, reason: DataReason, subject?: Subject) => void;
+type Finder = (rule: number, reason: DataReason, subject?: Subject, seen?: Seen) => void;
+
+const NOTHING_SEEN: Seen = {};
+
+function watched(instance: Instance): WatchedInstance {
+  return { entity: instance.entity, key: instance.key, state: instance.state };
+}
+
+function statesWhere(flags: readonly boolean[]): number[] {
+  return flags.flatMap((flag, state) => (flag ? [state] : []));
+}
 
 /** One record's clauses, run in order: what they share is the current instance. */
 class ClauseRun {
@@ -346,7 +415,8 @@ class ClauseRun {
   apply(clause: Clause): void {
     if (clause.op === "new" || clause.op === "step" || clause.op === "need") {
       // The key is read before the clause runs: it may be a slot of the instance it replaces.
-      const key = this.key(clause.key);
+      const read = this.value(clause.key);
+      const key = typeof read === "bigint" || typeof read === "string" ? read : null;
       const reason = this.instanceReasonNot(clause, key);
       if (reason === null || clause.elseIgnore) return;
       const entity = this.journal.entityName(clause.entity);
@@ -354,11 +424,40 @@ class ClauseRun {
         clause.rule,
         reason,
         key === null ? { entity } : { entity, key: reportValue(key) },
+        key === null ? { compared: { type: "key", value: read } } : this.seenBy(clause, key),
       );
       return;
     }
     const reason = this.reasonNot(clause);
-    if (reason !== null && !clause.elseIgnore) this.finding(clause.rule, reason);
+    if (reason === null || clause.elseIgnore) return;
+    const instance = this.current === null ? null : watched(this.current);
+    this.finding(clause.rule, reason, {}, { instance, compared: this.comparedBy(clause) });
+  }
+
+  /** The instance a new, step or need that could not apply found under its key, if any. */
+  private seenBy(clause: InstanceClause, key: bigint | string): Seen {
+    const instance = this.journal.instance(clause.entity, key);
+    if (instance === undefined) return { instance: { entity: clause.entity, key, state: null } };
+    if (clause.op === "new") return { instance: watched(instance) };
+    const accepted = clause.op === "step" ? clause.from : clause.in;
+    return {
+      instance: watched(instance),
+      compared: { type: "state", state: instance.state, accepted },
+    };
+  }
+
+  /** The values a check or a count that could not apply compared; it changed nothing. */
+  private comparedBy(clause: Exclude<Clause, InstanceClause>): Compared | undefined {
+    if (clause.op === "check")
+      return {
+        type: "check",
+        clause,
+        left: this.value(clause.left),
+        right: this.value(clause.right),
+      };
+    if (clause.op === "count")
+      return { type: "counter", clause, value: this.journal.counter(clause.counter) };
+    return undefined;
   }
 
   /** Runs a new, step or need; the reason it could not, or null when it did. */
@@ -413,11 +512,6 @@ class ClauseRun {
       case "once":
         return this.kindSeenBefore ? "repeated" : null;
     }
-  }
-
-  private key(operand: Operand): bigint | string | null {
-    const value = this.value(operand);
-    return typeof value === "bigint" || typeof value === "string" ? value : null;
   }
 
   private value(operand: Operand): Value {

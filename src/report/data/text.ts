@@ -1,10 +1,23 @@
-/** A model defined by data in the text output (src/report/model-text.ts). */
+/**
+ * A model defined by data in the text output (src/report/model-text.ts): each broken rule at its
+ * first finding with its description from the model file, the listed findings, and — from the
+ * journal replayed, as the HTML report shows them — the instance each concerns with its states
+ * before and after the record, and the values it compared.
+ */
+import type { DataEntry } from "../../models/data/audit.js";
 import type { CompiledModel } from "../../models/data/compiled.js";
 import type { DataReport } from "../../models/data/report.js";
 import { plural } from "../../text/format-units.js";
-import type { ModelText } from "../model-text.js";
+import type { EntriesReadAgain, FindingNumbers, ModelText } from "../model-text.js";
 import { eventLocation as at } from "../wording.js";
-import { dataFinalLine, ruleDescription, subjectText, WHY_DATA_REASON } from "./wording.js";
+import {
+  dataFinalLine,
+  findingWords,
+  findingWordsText,
+  ruleDescription,
+  subjectText,
+  WHY_DATA_REASON,
+} from "./wording.js";
 
 export function dataText<Name extends string>(model: CompiledModel): ModelText<DataReport<Name>> {
   const described = (rule: string) => {
@@ -31,5 +44,36 @@ export function dataText<Name extends string>(model: CompiledModel): ModelText<D
       return `${finding.kind}  ${finding.rule}${subject === "" ? "" : ` ${subject}`}: ${finding.reason}`;
     },
     finalLine: (report) => dataFinalLine(report.final),
+    findingNumbers: (report, readAgain) => findingNumbers(model, report, readAgain),
   };
+}
+
+const NONE: FindingNumbers = new Map();
+
+/**
+ * The words of each listed finding, by its record's index. The text output keys them by record,
+ * so a record with several listed findings gets them all, each after its rule's name.
+ */
+async function findingNumbers(
+  model: CompiledModel,
+  report: DataReport,
+  readAgain: () => Promise<EntriesReadAgain | null>,
+): Promise<FindingNumbers> {
+  const listed = report.legality.first;
+  if (listed.length === 0) return NONE;
+  const journal = await readAgain();
+  if (journal === null) return NONE;
+  const { replayFindings } = await import("../../models/data/replay.js");
+  const replayed = replayFindings(model, journal.entries as readonly DataEntry[], report);
+  if (replayed === null) return NONE;
+  const said = new Map<number, string[]>();
+  replayed.listed.forEach((finding, place) => {
+    const { index, rule, entity } = listed[place] as DataReport["legality"]["first"][number];
+    // The listed line names the instance a finding names: its words need not repeat it.
+    const words = findingWordsText(findingWords(finding), entity !== undefined);
+    if (words === null) return;
+    const several = listed.filter((other) => other.index === index).length > 1;
+    said.set(index, [...(said.get(index) ?? []), several ? `${rule}: ${words}` : words]);
+  });
+  return new Map([...said].map(([index, parts]) => [index, parts.join("; ")]));
 }
