@@ -93,8 +93,8 @@ function listedLines(
   const { legality } = report;
   if (legality.illegal === 0) return [];
   const heading = `${INDENT}${style.warn("!")} ${model.text.listedHeading(report)}`;
-  const listed = (legality.first as readonly ListedFinding[]).map((entry) => {
-    const said = numbers.get(entry.index);
+  const listed = (legality.first as readonly ListedFinding[]).map((entry, place) => {
+    const said = numbers.get(place);
     const why = said === undefined ? "" : ` — ${said}`;
     return `${INDENT}    ${at(entry.index, entry.line)}  ${model.text.listedFinding(entry)}${why}`;
   });

@@ -13,7 +13,10 @@ export interface BrokenRuleText {
   readonly text: string;
 }
 
-/** By a listed finding's event index, the numbers behind it in words (`FindingNumbers`). */
+/**
+ * By a listed finding's place in `legality.first`, the numbers behind it in words (a record may
+ * have several listed findings, each with numbers of its own).
+ */
 export type FindingNumbers = ReadonlyMap<number, string>;
 
 /** A journal's entries as read again, for the numbers behind its listed findings. */

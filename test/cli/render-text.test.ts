@@ -155,7 +155,8 @@ describe("the text of an operations audit", () => {
       [OPS_HEADER, OPS_ACCEPTED, OPS_INTENT, OPS_LADDER_MISMATCH].join("\n"),
     );
     const report = auditOperations(records, { lines });
-    const numbers = new Map([[2, "the numbers"]]);
+    const place = report.legality.first.findIndex((entry) => entry.index === 2);
+    const numbers = new Map([[place, "the numbers"]]);
     const text = renderAuditText([{ file: "j", report, numbers }], {
       strict: false,
       colour: false,

@@ -50,10 +50,7 @@ export function dataText<Name extends string>(model: CompiledModel): ModelText<D
 
 const NONE: FindingNumbers = new Map();
 
-/**
- * The words of each listed finding, by its record's index. The text output keys them by record,
- * so a record with several listed findings gets them all, each after its rule's name.
- */
+/** The words of each listed finding, by its place in `legality.first`. */
 async function findingNumbers(
   model: CompiledModel,
   report: DataReport,
@@ -66,14 +63,12 @@ async function findingNumbers(
   const { replayFindings } = await import("../../models/data/replay.js");
   const replayed = replayFindings(model, journal.entries as readonly DataEntry[], report);
   if (replayed === null) return NONE;
-  const said = new Map<number, string[]>();
+  const said = new Map<number, string>();
   replayed.listed.forEach((finding, place) => {
-    const { index, rule, entity } = listed[place] as DataReport["legality"]["first"][number];
+    const { entity } = listed[place] as DataReport["legality"]["first"][number];
     // The listed line names the instance a finding names: its words need not repeat it.
     const words = findingWordsText(findingWords(finding), entity !== undefined);
-    if (words === null) return;
-    const several = listed.filter((other) => other.index === index).length > 1;
-    said.set(index, [...(said.get(index) ?? []), several ? `${rule}: ${words}` : words]);
+    if (words !== null) said.set(place, words);
   });
-  return new Map([...said].map(([index, parts]) => [index, parts.join("; ")]));
+  return said;
 }

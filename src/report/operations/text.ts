@@ -49,10 +49,15 @@ async function findingNumbers(
   const { file, entries: records, lines } = journal;
   const view = buildOperationsView({ file, report, records, lines }, new Map());
   if (!view.context.gathered) return NONE;
-  const numbers = new Map<number, string>();
+  const byRecord = new Map<number, string>();
   for (const finding of view.context.findings) {
     const sentence = numbersSentence(finding);
-    if (sentence !== null) numbers.set(finding.index, sentence);
+    if (sentence !== null) byRecord.set(finding.index, sentence);
   }
+  const numbers = new Map<number, string>();
+  report.legality.first.forEach((entry, place) => {
+    const sentence = byRecord.get(entry.index);
+    if (sentence !== undefined) numbers.set(place, sentence);
+  });
   return numbers;
 }
