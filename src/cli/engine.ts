@@ -11,7 +11,7 @@ import type { EngineName, JournalOptions, ModelEngine } from "../engine.js";
 import { chooseModel } from "../journal/choose-model.js";
 import { readJsonlHeaderModel } from "../journal/jsonl.js";
 import { ownFormatModel, ownFormatOf, refuseForeignFlags } from "../journal/model-inputs.js";
-import { type HeaderModelReader, peekModel } from "../journal/peek-model.js";
+import { type HeaderModelReader, type PeekedJournal, peekModel } from "../journal/peek-model.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import type { Model } from "../models/model.js";
 import {
@@ -156,13 +156,29 @@ export async function auditJournalFile(
   return { file, report: report as ModelAnswer, bytesRead };
 }
 
+/**
+ * The model a journal's header names, read off its first line — unless the model given reads
+ * JSON documents, whose lines are never a header (and a minified one is a single line of any
+ * size, which must stream to its engine, not be held to be peeked at).
+ */
+export function peekJournalModel(
+  chunks: AsyncIterable<Uint8Array>,
+  file: string,
+  engine: EngineName,
+  given: ModelName | undefined,
+): Promise<PeekedJournal> {
+  if (given !== undefined && modelNamed(given).commandLine.readsDocuments === true)
+    return Promise.resolve({ model: null, chunks });
+  return peekModel(chunks, file, headerModelReader(engine));
+}
+
 /** A JSONL journal from a stream of chunks (a file, the standard input), named `file` in reports. */
 export async function auditJsonlStream(
   file: string,
   chunks: AsyncIterable<Uint8Array>,
   options: AuditOptions,
 ): Promise<AuditRun> {
-  const peeked = await peekModel(chunks, file, headerModelReader(options.engine));
+  const peeked = await peekJournalModel(chunks, file, options.engine, options.model);
   const model: Model = modelNamed(chooseModel(file, peeked.model, options.model));
   const engineOptions = await modelEngineOptions(file, model, options.modelFlags);
   const engine = await modelEngine(model, options.engine);

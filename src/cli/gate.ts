@@ -5,7 +5,6 @@ import {
 } from "../gate/journal-invariant-violation.js";
 import { JournalError } from "../journal/errors.js";
 import { ownFormatOf } from "../journal/model-inputs.js";
-import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed, resumableFile } from "../journal/read-descriptor.js";
 import { readFileChunks, readStoredFileBytes } from "../journal/read-file-bytes.js";
 import type { TornTail } from "../models/journal-source.js";
@@ -28,7 +27,7 @@ import {
   auditJsonlStream,
   DEFAULT_ENGINE,
   ENGINE_NAMES,
-  headerModelReader,
+  peekJournalModel,
 } from "./engine.js";
 import { wordList, wrapHelp } from "./help-columns.js";
 import {
@@ -242,7 +241,7 @@ async function auditWithSnapshot(
     const hashed = !resuming && source.kind === "file" ? readFileHashed(journal) : null;
     const chunks =
       source.kind === "stdin" ? standardInputChunks() : (hashed?.chunks ?? readFileChunks(journal));
-    const peeked = await peekModel(chunks, journal, headerModelReader("wasm"));
+    const peeked = await peekJournalModel(chunks, journal, "wasm", model);
     peekedChunks = peeked.chunks;
     const resume =
       snapshotBytes === null ? null : { bytes: snapshotBytes, journal: resumable ?? fromStart() };

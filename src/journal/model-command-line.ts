@@ -48,6 +48,11 @@ export interface ModelCommandLine<Report, Options extends JournalOptions = Journ
    * are a document's array: `.json`): a directory audited with the model lists those files too.
    */
   readonly journalExtensions?: readonly string[];
+  /**
+   * Whether its journals are JSON documents, not lines: no line of one is a header, so none is
+   * peeked for a model's name — a minified document is one line of any size, and must stream.
+   */
+  readonly readsDocuments?: boolean;
 }
 
 /**

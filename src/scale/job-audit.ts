@@ -12,13 +12,12 @@ import {
   type AuditOptions,
   type AuditRun,
   auditJournalFile,
-  headerModelReader,
+  peekJournalModel,
 } from "../cli/engine.js";
 import { journalsAreDocuments } from "../cli/model-choice.js";
 import { openSnapshottingAuditor } from "../cli/snapshotting-auditor.js";
 import { JournalError } from "../journal/errors.js";
 import { ownFormatOf } from "../journal/model-inputs.js";
-import { peekModel } from "../journal/peek-model.js";
 import { readFileHashed } from "../journal/read-descriptor.js";
 import { readFileChunks } from "../journal/read-file-bytes.js";
 import { decodeSnapshot } from "../snapshot-format.js";
@@ -83,10 +82,11 @@ async function auditSnapshotting(
     resumeFrom === null ? 0 : decodeSnapshot(resumeFrom, snapshotName).prefix.bytes;
   // A fresh audit has its lines hashed by the thread reading them (as the gate's first snapshot).
   const hashed = resumeFrom === null ? readFileHashed(path) : null;
-  const peeked = await peekModel(
+  const peeked = await peekJournalModel(
     hashed?.chunks ?? readFileChunks(path),
     path,
-    headerModelReader("wasm"),
+    "wasm",
+    options.model,
   );
   const chunks = peeked.chunks[Symbol.asyncIterator]();
   try {

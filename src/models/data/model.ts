@@ -44,6 +44,7 @@ export function dataModel<Name extends string>(
       ...HEADER_FIELDS_ONLY,
       readJournal: (bytes, path) => readDataJournal(compiled, bytes, path),
       journalExtensions: "lines" in compiled.source ? [] : [".json"],
+      readsDocuments: !("lines" in compiled.source),
     },
     // Both engines report under the compiled model's name, which is `name`; the reference is made once.
     reference: () =>
