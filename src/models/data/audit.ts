@@ -9,8 +9,8 @@
 import { type TornTail, UnparseableLine } from "../journal-source.js";
 import { FINDINGS_LISTED_MAX } from "../report-frame.js";
 import type { Clause, Comparison, CompiledModel, Operand, Value } from "./compiled.js";
+import type { Compared, FoldWatcher, WatchedInstance } from "./fold-watch.js";
 import { type ReadRecord, readRecord, recordProblemMessage } from "./record.js";
-import type { Compared, FoldWatcher, WatchedInstance } from "./replay.js";
 import type {
   DataFinal,
   DataFinding,

@@ -17,7 +17,8 @@ import { auditDataEntries, type DataEntry } from "../../../src/models/data/audit
 import { checkModel } from "../../../src/models/data/check.js";
 import type { CompiledModel } from "../../../src/models/data/compiled.js";
 import { auditDataJournals } from "../../../src/models/data/engine.js";
-import { type FoldWatcher, replayFindings } from "../../../src/models/data/replay.js";
+import type { FoldWatcher } from "../../../src/models/data/fold-watch.js";
+import { replayFindings } from "../../../src/models/data/replay.js";
 import type { DataReport } from "../../../src/models/data/report.js";
 import { dataModelAndJournalArbitrary } from "../../support/data-model-arbitrary.js";
 
