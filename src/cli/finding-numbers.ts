@@ -17,26 +17,55 @@ export type { FindingNumbers } from "../report/model-text.js";
 
 const NONE: FindingNumbers = new Map();
 
-/** The numbers of the journal file's listed findings, from the file read again when need be. */
-export async function findingNumbersOf({ file, report }: AuditedJournal): Promise<FindingNumbers> {
-  const model: Model = modelNamed(report.model);
-  if (model.text.findingNumbers === undefined) return NONE;
-  return model.text.findingNumbers(report, () => readAgain(file, report));
+/**
+ * The numbers of each journal of one file — several for a stream split by its model — with the
+ * file read again at most once for them all.
+ */
+export function findingNumbersOfJournals(
+  file: string,
+  reports: readonly AuditedJournal["report"][],
+): Promise<FindingNumbers[]> {
+  const [first] = reports;
+  if (first === undefined) return Promise.resolve([]);
+  const read = once(() => readFileAgain(file, first.model));
+  return Promise.all(reports.map((report) => numbersOf(file, report, read)));
 }
 
-async function readAgain(
+async function numbersOf(
   file: string,
   report: AuditedJournal["report"],
-): Promise<EntriesReadAgain | null> {
+  read: () => Promise<AnyJournalFile | null>,
+): Promise<FindingNumbers> {
+  const model: Model = modelNamed(report.model);
+  if (model.text.findingNumbers === undefined) return NONE;
+  return model.text.findingNumbers(report, async () => entriesOf(file, report, await read()));
+}
+
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+async function readFileAgain(
+  file: string,
+  model: AuditedJournal["report"]["model"],
+): Promise<AnyJournalFile | null> {
   const bytes = statSync(file, { throwIfNoEntry: false })?.size;
   if (bytes === undefined || tooLargeForContext(bytes) !== null) return null;
-  let journal: AnyJournalFile;
   try {
-    journal = await readAnyJournalFile(file, { model: report.model });
+    return await readAnyJournalFile(file, { model });
   } catch (error) {
     if (error instanceof JournalError) return null;
     throw error;
   }
+}
+
+function entriesOf(
+  file: string,
+  report: AuditedJournal["report"],
+  journal: AnyJournalFile | null,
+): EntriesReadAgain | null {
+  if (journal === null) return null;
   // A journal changed since its audit would give numbers for other records. A journal of a stream
   // split by journal.key counts only its own records: its model checks them as it replays them.
   const counted =

@@ -11,7 +11,7 @@ import { journalReports } from "../models/report-frame.js";
 import { passes } from "../report/verdict.js";
 import { type PrinterOptions, renderJournalOutput } from "./audit-printer.js";
 import { type AuditOptions, type AuditRun, auditJournalFile, auditJsonlStream } from "./engine.js";
-import { type FindingNumbers, findingNumbersOf } from "./finding-numbers.js";
+import { type FindingNumbers, findingNumbersOfJournals } from "./finding-numbers.js";
 
 export interface OutcomeOptions extends AuditOptions {
   readonly printer: PrinterOptions;
@@ -88,8 +88,5 @@ async function numbersFor(
   rereadable: boolean,
 ): Promise<FindingNumbers[]> {
   if (!rereadable || options.printer.format !== "text") return [];
-  const { file } = run;
-  return Promise.all(
-    journalReports(run.report).map((report) => findingNumbersOf({ file, report })),
-  );
+  return findingNumbersOfJournals(run.file, journalReports(run.report));
 }

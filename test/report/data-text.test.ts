@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { findingNumbersOf } from "../../src/cli/finding-numbers.js";
+import { findingNumbersOfJournals } from "../../src/cli/finding-numbers.js";
 import { checkModel } from "../../src/models/data/check.js";
 import { auditDataJournals } from "../../src/models/data/engine.js";
 import { dataModel } from "../../src/models/data/model.js";
@@ -77,7 +77,7 @@ describe("the text output of a journal of a model file", () => {
       .join("");
     const file = tempFile("stream.jsonl", text);
     const [, journalB] = auditDataJournals(model, new TextEncoder().encode(text), { file });
-    const numbers = await findingNumbersOf({ file, report: journalB as ModelReport });
+    const [numbers = new Map()] = await findingNumbersOfJournals(file, [journalB as ModelReport]);
     // Keyed by the finding's place in the journal's own list: B's first finding, its record 2.
     expect(journalB?.legality.first.map((finding) => finding.index)).toEqual([2]);
     expect([...numbers]).toEqual([
