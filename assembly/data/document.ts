@@ -23,6 +23,7 @@ import { PathStepKind, SourceKind, stringLength, stringPointer, TableHeader, wor
 import { auditRecord, beginJournal, DataLines, finishJournal, recordIndex } from "./lines";
 import { useKeyScratch } from "./record";
 import { limitReached, stopAtLimit, stopped } from "./report";
+import { bytesEqual } from "./values";
 
 /** What `consumeDocument` and `finishDocument` answer beside the Limit codes. */
 export namespace DocumentEnd {
@@ -670,31 +671,25 @@ function keyEnded(start: usize, end: usize): bool {
       const name = stringPointer(stepAt + 1);
       const nameLength = stringLength(stepAt + 1);
       if (word(stepAt) == PathStepKind.MEMBER) {
-        leads = bytesEqual(scratch, keyLength, name, nameLength);
+        leads = keyLength == nameLength && bytesEqual(scratch, name, nameLength);
       } else {
         const cell = suffixKeyCell(depth, path);
-        if (load<u32>(cell) == 0 && endsWith(scratch, keyLength, name, nameLength)) {
+        const unchosen = load<u32>(cell) == 0;
+        if (unchosen && keyLength >= nameLength && bytesEqual(scratch + keyLength - nameLength, name, nameLength)) {
           const kept = allocate(keyLength == 0 ? 1 : keyLength);
           if (kept == 0) return false;
           memory.copy(kept, scratch, keyLength);
           store<u32>(cell, <u32>kept);
           store<u32>(cell, <u32>keyLength, 4);
         }
-        leads = load<u32>(cell) != 0 && bytesEqual(scratch, keyLength, <usize>load<u32>(cell), <usize>load<u32>(cell, 4));
+        const chosen = <usize>load<u32>(cell);
+        leads = chosen != 0 && keyLength == <usize>load<u32>(cell, 4) && bytesEqual(scratch, chosen, keyLength);
       }
     }
     store<u8>(ahead + path, leads ? 1 : 0);
     if (leads) aheadAny = true;
   }
   return true;
-}
-
-function bytesEqual(a: usize, aLength: usize, b: usize, bLength: usize): bool {
-  return aLength == bLength && memory.compare(a, b, aLength) == 0;
-}
-
-function endsWith(key: usize, keyLength: usize, suffix: usize, suffixLength: usize): bool {
-  return keyLength >= suffixLength && memory.compare(key + keyLength - suffixLength, suffix, suffixLength) == 0;
 }
 
 // ---- Escapes, UTF-8, numbers (json-array-source.ts, byte for byte) ----

@@ -47,7 +47,7 @@ import {
   stateOf,
 } from "./instances";
 import { fieldCell } from "./record";
-import { FindingPlace, noteFinding, Reason } from "./report";
+import { FindingPlace, noteFinding, Reason, REPORT_EVENTS, report, stopped } from "./report";
 import { putBytes, putF64, putI64, putU32, putValue, readFailed, takeF64, takeI64, takeIndex, takeRaw, takeText, takeU32, takeValue } from "./state-bytes";
 import { intOf, keepValue, setAbsent, setInt, setPacked, tagOf, VALUE_BYTES, valuesEqual } from "./values";
 
@@ -410,8 +410,13 @@ function count(clause: i32): void {
   store<i64>(cell, sumHigh, 8);
 }
 
+/** A journal ends: its instances open at its end, unless it has no record or its fold stopped. */
+export function finishFold(): void {
+  if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
+}
+
 /** At the journal's end (its last record is FindingPlace's): every kept instance outside its entity's `atEnd`. */
-export function checkAtEnd(): void {
+function checkAtEnd(): void {
   for (let instance = firstCreated; instance != 0; instance = nextCreated(instance)) {
     const entity = entityOf(instance);
     const at = entityAt(entity);

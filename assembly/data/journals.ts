@@ -29,7 +29,7 @@
 
 import { Limit } from "../jsonl";
 import { allocate, release } from "./alloc";
-import { checkAtEnd, FOLD_CONTEXT_BYTES, loadFoldContext, newJournalFold, saveFoldContext } from "./fold";
+import { finishFold, FOLD_CONTEXT_BYTES, loadFoldContext, newJournalFold, saveFoldContext } from "./fold";
 import { INSTANCES_CONTEXT_BYTES, isKey, keyHash, loadInstancesContext, resetInstances, saveInstancesContext } from "./instances";
 import { JournalWord, TableHeader, ValueTag, word } from "./layout";
 import { fieldCell, Problem } from "./record";
@@ -45,7 +45,6 @@ import {
   REPORT_EVENTS,
   saveReportContext,
   stopAtLimit,
-  stopped,
 } from "./report";
 import { keepValue, setAbsent, tagOf, valuesEqual } from "./values";
 
@@ -111,23 +110,27 @@ function addContext(): bool {
   store<u32>(contexts + (<usize>contextCount << 2), <u32>context);
   contextCount++;
   active = context;
-  save(context);
+  saveContext(context);
   return true;
 }
 
-function save(context: usize): void {
+function saveContext(context: usize): void {
   saveReportContext(context + CONTEXT_REPORT);
   saveInstancesContext(context + CONTEXT_INSTANCES);
   saveFoldContext(context + CONTEXT_FOLD);
 }
 
-function use(context: usize): void {
-  if (context == active) return;
-  save(active);
+function loadContext(context: usize): void {
   loadReportContext(context + CONTEXT_REPORT);
   loadInstancesContext(context + CONTEXT_INSTANCES);
   loadFoldContext(context + CONTEXT_FOLD);
   active = context;
+}
+
+function use(context: usize): void {
+  if (context == active) return;
+  saveContext(active);
+  loadContext(context);
 }
 
 // @ts-expect-error: decorator
@@ -178,12 +181,9 @@ function openJournal(key: usize, hash: u64): bool {
   if ((contextCount + 1) * 4 > tableCapacity * 3 && !growTable()) return false;
   if (firstBound) {
     const left = active;
-    save(left);
+    saveContext(left);
     if (!newJournalReport() || !resetInstances() || !newJournalFold() || !addContext()) {
-      loadReportContext(left + CONTEXT_REPORT);
-      loadInstancesContext(left + CONTEXT_INSTANCES);
-      loadFoldContext(left + CONTEXT_FOLD);
-      active = left;
+      loadContext(left);
       return false;
     }
   }
@@ -241,7 +241,7 @@ export function noteStreamTornTail(line: f64, offset: f64): void {
 export function finishJournals(): i32 {
   for (let journal: u32 = 0; journal < contextCount; journal++) {
     use(contextAt(journal));
-    if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
+    finishFold();
     if (limitReached() != Limit.NONE) break;
   }
   return limitReached();

@@ -10,7 +10,7 @@ import { LineShape } from "../json";
 import { beginFraming, checkLine, consume as consumeFramed, finishFraming, Limit, LINE_NOT_UTF8, LINE_UNCHECKED, lineNumber, scratch } from "../jsonl";
 import { resetJournalRegion } from "../memory";
 import { resetAllocation } from "./alloc";
-import { checkAtEnd, foldRecord, outOfMemory, resetFold } from "./fold";
+import { finishFold, foldRecord, outOfMemory, resetFold } from "./fold";
 import { resetInstances } from "./instances";
 import { enterJournal, finishJournals, noteStreamTornTail, resetJournals, splitting, stopStreamAtIntegrityFault } from "./journals";
 import { forgetWritten } from "./state-bytes";
@@ -34,7 +34,6 @@ import {
   FindingPlace,
   limitReached,
   noteTornTail,
-  REPORT_EVENTS,
   report,
   resetReport,
   stopAtIntegrityFault,
@@ -59,7 +58,7 @@ export function beginJournal(): bool {
 /** Ends the journal's fold: the instances open at its end (none after an integrity error). Returns a Limit code. */
 export function finishJournal(): i32 {
   if (splitting) return finishJournals();
-  if (!stopped && load<f64>(report + REPORT_EVENTS) > 0) checkAtEnd();
+  finishFold();
   return limitReached();
 }
 
