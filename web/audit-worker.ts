@@ -12,11 +12,10 @@ import { chooseModel } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
 import { ownFormatModel, ownFormatOf } from "../src/journal/model-inputs.js";
 import { peekModel } from "../src/journal/peek-model.js";
-import { dataModel } from "../src/models/data/model.js";
+import { useCompiledModel } from "../src/models/data/loaded.js";
 import { parseModelFile } from "../src/models/data/model-text.js";
 import type { Model } from "../src/models/model.js";
 import {
-  addLoadedModel,
   type ModelAnswer,
   type ModelName,
   type ModelReport,
@@ -27,7 +26,7 @@ import { quoteLines } from "../src/report/quote-lines.js";
 import { renderHtmlReport } from "../src/report/render-html-report.js";
 import { tooLargeForContext, verdictsOnlyView } from "../src/report/verdicts-only-view.js";
 import type { JournalView } from "../src/report/views.js";
-import { isDataModel, readsDocuments } from "./data/page-audit.js";
+import { isDataModel } from "./data/page-audit.js";
 import { journalShape } from "./model-guides.js";
 import { type AuditedInPage, bytesOf, journalChunks, type PageAudit } from "./page-audit.js";
 import { pageAuditOf } from "./page-audits.js";
@@ -89,13 +88,7 @@ async function audit(request: AuditRequest): Promise<AuditMessage> {
 async function pickedModel(pick: ModelPick): Promise<Model> {
   if ("name" in pick) return modelNamed(pick.name);
   const { file } = pick;
-  const compiled = parseModelFile(await bytesOf(file), file.name);
-  const model = dataModel(compiled.name, compiled, `the model file ${file.name}`);
-  try {
-    return modelNamed(addLoadedModel(model));
-  } catch (error) {
-    throw new JournalError(file.name, (error as Error).message);
-  }
+  return modelNamed(useCompiledModel(parseModelFile(await bytesOf(file), file.name), file.name));
 }
 
 /**
@@ -107,7 +100,7 @@ async function modelOf(journal: File, given: Model | null): Promise<Model> {
   const picked = given?.name as ModelName | undefined;
   const own = ownFormatOf(journal.name);
   if (own !== null) return modelNamed(ownFormatModel(journal.name, own, picked, MODEL_CHOICE));
-  if (given !== null && readsDocuments(given)) return given;
+  if (given?.commandLine.readsDocuments === true) return given;
   const header = await peekModel(journalChunks(journal), journal.name);
   return modelNamed(chooseModel(journal.name, header.model, picked, MODEL_CHOICE));
 }

@@ -1,19 +1,7 @@
-/**
- * `--model NAME|FILE` of the commands that audit (docs/commands.md): a registered model's name,
- * or a model file (docs/models/data.md), loaded, checked and added to the registry by its name
- * for the rest of the process. A worker thread is handed the file and loads it too.
- */
-import { JournalError } from "../journal/errors.js";
-import { loadDataModelFile } from "../models/data/load.js";
-import type { DataModel } from "../models/data/model.js";
+import { loadModelFile } from "../models/data/load.js";
+import { useCompiledModel } from "../models/data/loaded.js";
 import { modelFormatOf } from "../models/data/model-text.js";
-import {
-  addLoadedModel,
-  isModelName,
-  MODEL_NAMES,
-  type ModelName,
-  modelNamed,
-} from "../models/registry.js";
+import { isModelName, MODEL_NAMES, type ModelName, modelNamed } from "../models/registry.js";
 import { UsageError } from "./command.js";
 
 /** What `--model` chose: the model's name, and the file that defines it when it was one. */
@@ -40,12 +28,7 @@ export async function chooseModelFlag(
 
 /** Loads the model a file defines into this process's registry; its name from then on. */
 export async function useModelFile(path: string): Promise<ModelName> {
-  const model = await loadDataModelFile(path);
-  try {
-    return addLoadedModel(model);
-  } catch (error) {
-    throw new JournalError(path, (error as Error).message);
-  }
+  return useCompiledModel(await loadModelFile(path), path);
 }
 
 /** The help's words for `--model`, beside a command's own. */
@@ -56,6 +39,5 @@ export const MODEL_FLAG_HELP = `${MODEL_NAMES.join(", ")}, or a model file of yo
  * "Journals"): written whole, so audited whole — never snapshotted, nor watched as they grow.
  */
 export function journalsAreDocuments(model: ModelName): boolean {
-  const chosen = modelNamed(model);
-  return "compiled" in chosen && !("lines" in (chosen as DataModel).compiled.source);
+  return modelNamed(model).commandLine.readsDocuments === true;
 }

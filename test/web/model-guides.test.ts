@@ -7,8 +7,9 @@
 import { describe, expect, it } from "vitest";
 import { checkModel } from "../../src/models/data/check.js";
 import { dataModel } from "../../src/models/data/model.js";
+import type { Model } from "../../src/models/model.js";
 import { MODELS, PROGRAM_MODELS, SHIPPED_DATA_MODELS } from "../../src/models/registry.js";
-import { isDataModel, readsDocuments } from "../../web/data/page-audit.js";
+import { isDataModel } from "../../web/data/page-audit.js";
 import { dataModelGuide, journalShape, modelGuide } from "../../web/model-guides.js";
 import { PAGE_AUDITS, pageAuditOf } from "../../web/page-audits.js";
 
@@ -67,6 +68,7 @@ describe("the page's audit of a model's journals", () => {
       SHIPPED_DATA_MODELS.map((model) => model.name),
     );
     expect(isDataModel(modelWith("lines"))).toBe(true);
+    const readsDocuments = (model: Model) => model.commandLine.readsDocuments === true;
     expect(readsDocuments(modelWith("lines"))).toBe(false);
     expect(readsDocuments(modelWith({ array: "" }))).toBe(true);
     for (const model of PROGRAM_MODELS) expect(readsDocuments(model)).toBe(false);

@@ -15,11 +15,6 @@ export function isDataModel(model: Model): model is DataModel {
   return "compiled" in model;
 }
 
-/** Whether the model's journals are JSON documents: no header line, nothing to peek at. */
-export function readsDocuments(model: Model): boolean {
-  return isDataModel(model) && !("lines" in model.compiled.source);
-}
-
 export function dataPageAudit(model: DataModel): PageAudit<DataReport> {
   return {
     async audit(request, post) {

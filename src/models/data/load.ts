@@ -5,7 +5,6 @@
 import { readFile } from "node:fs/promises";
 import { JournalError } from "../../journal/errors.js";
 import type { CompiledModel } from "./compiled.js";
-import { type DataModel, dataModel } from "./model.js";
 import { modelFormatOf, parseModelFile } from "./model-text.js";
 
 export { checkModel, ModelFileError } from "./check.js";
@@ -26,10 +25,4 @@ export async function loadModelFile(path: string): Promise<CompiledModel> {
     throw new JournalError(path, `cannot read the model file: ${(error as Error).message}`);
   }
   return parseModelFile(bytes, path);
-}
-
-/** The model a file defines, as a model like any other, summarised by where it came from. */
-export async function loadDataModelFile(path: string): Promise<DataModel> {
-  const compiled = await loadModelFile(path);
-  return dataModel(compiled.name, compiled, `the model file ${path}`);
 }
