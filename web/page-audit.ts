@@ -8,7 +8,7 @@ import type { ModelEngine } from "../src/engine.js";
 import { concatBytes } from "../src/journal/bytes.js";
 import { article } from "../src/journal/choose-model.js";
 import { JournalError } from "../src/journal/errors.js";
-import { readJsonlJournal } from "../src/journal/jsonl.js";
+import { readAnyJournal } from "../src/journal/index.js";
 import { isGzipped } from "../src/journal/read-file-bytes.js";
 import type { KernelOptions, Model } from "../src/models/model.js";
 import type { ModelName } from "../src/models/registry.js";
@@ -73,19 +73,9 @@ export async function auditStreamed<Answer extends AuditAnswer<AnyReport>>(
   const report = await engine.auditBytes(withProgress(journal, post), { file: journal.name });
   const events = verdictOn(journalReports(report)).events;
   post({ type: "progress", bytes: journal.size, total: journal.size, events });
-  return { report, readAgain: () => readAgain(journal, model) };
-}
-
-/** The journal read whole by its model's reader (JSONL's unless the model has its own), with its fields. */
-async function readAgain(
-  journal: File,
-  model: Model,
-): Promise<JournalReadAgain<AnyReport>["journal"]> {
-  const bytes = await journalBytes(journal);
-  const read =
-    model.commandLine.readJournal?.(bytes, journal.name) ??
-    readJsonlJournal(bytes, journal.name, model.name as ModelName);
-  return { ...read, fields: await model.commandLine.journalFields(read, journal.name, {}) };
+  const readAgain = async () =>
+    readAnyJournal(journal.name, await journalBytes(journal), { model: model.name as ModelName });
+  return { report, readAgain };
 }
 
 /** The journal's chunks, posting how far the audit has read (the kernel counts entries at the end). */

@@ -5,15 +5,11 @@
  * kernel's per-record cost, not its start, is what is measured.
  */
 import type { ScaleBase } from "../bench-model.js";
+import type { HistoryMix } from "./history.js";
 
 /** What a Temporal history of the benchmarks is made of; its file is named by these. */
-export interface TemporalMix {
-  /** Events in the history. */
-  readonly events: number;
-  readonly seed: number;
+export interface TemporalMix extends HistoryMix {
   readonly form: "jsonl" | "document";
-  /** Only the members the model reads (./history.ts); the whole events when absent. */
-  readonly lean?: boolean;
 }
 
 export interface TemporalScale extends ScaleBase<"temporal"> {
